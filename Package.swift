@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PinnedNetwork",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "NetworkCore", targets: ["NetworkCore"]),
+        .library(name: "Reference", targets: ["Reference"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
+        .executable(name: "conformance", targets: ["ConformanceCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: C libraries and shims (never products: not API)
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
+
+        // MARK: The spec's types, free of C: third-party stacks depend on this alone.
+        .target(name: "NetworkCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+
+        // MARK: The reference stack on libcurl + OpenSSL.
+        .target(name: "Reference", dependencies: [
+            "NetworkCore", "CCurl", "COpenSSL", "CShims",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: The in-process HTTPS server.
+        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims"]),
+
+        // MARK: The main command.
+        .executableTarget(name: "ConformanceCommand", dependencies: ["Reference", "MockServer"]),
+
+        // MARK: Tests
+        .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
+        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+    ]
+)

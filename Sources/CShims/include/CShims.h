@@ -1,0 +1,50 @@
+// Thin C wrappers for what Swift cannot call directly:
+// - libcurl's option and info setters are variadic (`curl_easy_setopt`, `curl_easy_getinfo`,
+//   `curl_multi_setopt`), and Swift imports no variadic C function;
+// - many OpenSSL 3 calls are macros (`sk_X509_num`, `SSL_CTX_set_min_proto_version`,
+//   `SSL_CTX_add_extra_chain_cert`, `SSL_set_tlsext_host_name`, ...), which Swift cannot see.
+// Every function here does nothing but forward, so that the Swift above it stays type-checked.
+#ifndef CSHIMS_H
+#define CSHIMS_H
+
+#include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+// MARK: libcurl easy handle options
+CURLcode cshims_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode cshims_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode cshims_easy_setopt_ptr(CURL *handle, CURLoption option, const void *value);
+CURLcode cshims_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback);
+CURLcode cshims_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_callback callback);
+CURLcode cshims_easy_setopt_prereq_function(CURL *handle, curl_prereq_callback callback);
+CURLcode cshims_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
+CURLcode cshims_easy_setopt_debug_function(CURL *handle, curl_debug_callback callback);
+CURLcode cshims_easy_setopt_read_function(CURL *handle, curl_read_callback callback);
+
+// MARK: libcurl easy handle info
+CURLcode cshims_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode cshims_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode cshims_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
+CURLcode cshims_easy_getinfo_ptr(CURL *handle, CURLINFO info, void *value);
+
+// MARK: libcurl multi handle options
+CURLMcode cshims_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
+
+// MARK: OpenSSL stacks of certificates
+int cshims_sk_X509_num(const STACK_OF(X509) *stack);
+X509 *cshims_sk_X509_value(const STACK_OF(X509) *stack, int index);
+void cshims_sk_X509_pop_free(STACK_OF(X509) *stack);
+
+// MARK: OpenSSL context and connection macros
+int cshims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
+int cshims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version);
+long cshims_SSL_CTX_add_extra_chain_cert(SSL_CTX *ctx, X509 *cert);
+long cshims_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode);
+int cshims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*callback)(SSL *, int *, void *), void *arg);
+long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
+int cshims_SSL_CTX_get_ex_new_index(void);
+void cshims_OPENSSL_free(void *pointer);
+
+#endif

@@ -32,3 +32,4 @@ int cshims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*callback)(
 long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 int cshims_SSL_CTX_get_ex_new_index(void) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
 void cshims_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
+unsigned long cshims_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }

@@ -46,5 +46,6 @@ int cshims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*callback)(
 long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 int cshims_SSL_CTX_get_ex_new_index(void);
 void cshims_OPENSSL_free(void *pointer);
+unsigned long cshims_XN_FLAG_RFC2253(void);
 
 #endif

@@ -1,0 +1,245 @@
+import CCurl
+import CShims
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP exchange on a libcurl easy handle: the request it sends, the response it collects, and the
+/// completion it calls exactly once, on the loop thread.
+///
+/// Created on any thread, then touched only by the loop thread (and by libcurl's callbacks, which run
+/// there), hence `@unchecked Sendable`.
+final class CurlTransfer: Cancelable, @unchecked Sendable {
+
+    typealias Completion = @Sendable (Result<(HTTPURLResponse, Data?), URLError>) -> Void
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private let loop: CurlMultiLoop
+    private let url: URL
+    let trust: TLSTrustContext
+    private var completion: Completion?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    /// The response head being collected; reset on each new status line (100 Continue, redirects).
+    private var headerFields: [(String, String)] = []
+    /// The body; `nil` until the first byte arrives, which is how "no body" differs from "empty body".
+    private var body: Data?
+
+    /// Set by the TLS verification callbacks (loop thread).
+    var chainValidationFailure: ChainValidationFailure?
+    var serverTrustFailure: ServerTrustFailure?
+    var verifiedInHandshake = false
+
+    private let cancelFlag = ManagedCancelFlag()
+
+    init(request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, loop: CurlMultiLoop, completion: @escaping Completion) {
+        self.loop = loop
+        self.url = url
+        self.trust = trust
+        self.completion = completion
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        easy = curl_easy_init()
+        configure(request: request, followsRedirects: followsRedirects)
+    }
+
+    deinit {
+        if let easy { curl_easy_cleanup(easy) }
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Cancelable
+
+    var isCancelled: Bool { cancelFlag.isSet }
+
+    func cancel() {
+        guard cancelFlag.set() else { return }
+        loop.cancel(self)
+    }
+
+    // MARK: Setup
+
+    private func configure(request: URLRequest, followsRedirects: Bool) {
+        guard let easy else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        setopt(CURLOPT_URL, string: url.absoluteString)
+        setopt(CURLOPT_NOSIGNAL, 1)
+        cshims_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        cshims_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me)
+        cshims_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback)
+        cshims_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+        cshims_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        cshims_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        setopt(CURLOPT_FOLLOWLOCATION, followsRedirects ? 1 : 0)
+        setopt(CURLOPT_MAXREDIRS, 16)
+        setopt(CURLOPT_ACCEPT_ENCODING, string: "")
+
+        // URLRequest's timeout is an idle timeout: no progress for that long fails the request.
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        setopt(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
+        setopt(CURLOPT_LOW_SPEED_LIMIT, 1)
+        setopt(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeout.rounded(.up))))
+
+        trust.configure(easy: easy, transfer: me)
+        configureMethodAndBody(request)
+        configureHeaders(request)
+    }
+
+    private func configureMethodAndBody(_ request: URLRequest) {
+        guard let easy else { return }
+        let method = request.httpMethod ?? "GET"
+        let requestBody = request.httpBody
+        if let requestBody {
+            setopt(CURLOPT_POSTFIELDSIZE_LARGE, offset: curl_off_t(requestBody.count))
+            // Data's bytes have no stable address outside `withUnsafeBytes`, so libcurl copies them.
+            requestBody.withUnsafeBytes { bytes in
+                _ = cshims_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
+            }
+        } else if method == "POST" {
+            setopt(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+            setopt(CURLOPT_POSTFIELDS, string: "")
+        }
+        switch method {
+        case "GET" where requestBody == nil: break
+        case "HEAD": setopt(CURLOPT_NOBODY, 1)
+        case "POST": break
+        default: setopt(CURLOPT_CUSTOMREQUEST, string: method)
+        }
+    }
+
+    private func configureHeaders(_ request: URLRequest) {
+        guard let easy else { return }
+        let fields = request.allHTTPHeaderFields ?? [:]
+        for (name, value) in fields {
+            // libcurl sends "Name;" for an empty value; "Name:" alone would remove the header instead.
+            headerList = curl_slist_append(headerList, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        // URLSession sends no `Expect: 100-continue`; libcurl would, for larger bodies.
+        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Expect") == .orderedSame }) {
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+        cshims_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    private func setopt(_ option: CURLoption, _ value: Int) {
+        _ = cshims_easy_setopt_long(easy, option, value)
+    }
+
+    private func setopt(_ option: CURLoption, offset: curl_off_t) {
+        _ = cshims_easy_setopt_off_t(easy, option, offset)
+    }
+
+    private func setopt(_ option: CURLoption, string: String) {
+        _ = string.withCString { cshims_easy_setopt_ptr(easy, option, $0) }  // libcurl copies strings
+    }
+
+    // MARK: libcurl callbacks (loop thread)
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+        if body == nil {
+            var expected: curl_off_t = -1
+            cshims_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
+            body = Data(capacity: expected > 0 ? Int(min(expected, 64 << 20)) : bytes.count)
+        }
+        body!.append(contentsOf: bytes)
+    }
+
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        guard let line = String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) else { return }
+        if line.hasPrefix("HTTP/") {
+            headerFields = []
+            body = nil
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespacesAndNewlines)
+        headerFields.append((name, value))
+    }
+
+    // MARK: Completion (loop thread)
+
+    func complete(code: CURLcode) {
+        guard code == CURLE_OK else {
+            finish(.failure(makeURLError(code: code)))
+            return
+        }
+        var status = 0
+        cshims_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafePointer<CChar>?
+        cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? url
+        var version = 0
+        cshims_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        var fields: [String: String] = [:]
+        for (name, value) in headerFields {
+            if let existing = fields[name] { fields[name] = existing + ", " + value } else { fields[name] = value }
+        }
+        guard let response = HTTPURLResponse(url: finalURL, statusCode: status, httpVersion: httpVersionString(version), headerFields: fields) else {
+            finish(.failure(URLError(.badServerResponse, failure: TransportFailure(library: "libcurl", code: 0, message: "no HTTP response"), url: url)))
+            return
+        }
+        finish(.success((response, body)))
+    }
+
+    func complete(addFailure code: CURLMcode) {
+        let message = String(cString: curl_multi_strerror(code))
+        finish(.failure(URLError(.unknown, failure: TransportFailure(library: "libcurl multi", code: Int(code.rawValue), message: message), url: url)))
+    }
+
+    func completeCancelled() {
+        finish(.failure(URLError(.cancelled, failure: TransportFailure(library: "libcurl", code: 0, message: "cancelled"), url: url)))
+    }
+
+    private func finish(_ result: Result<(HTTPURLResponse, Data?), URLError>) {
+        guard let completion else { return }
+        self.completion = nil
+        body = nil
+        completion(result)
+    }
+
+    private func makeURLError(code: CURLcode) -> URLError {
+        let buffered = String(cString: errorBuffer)
+        let message = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        let failure = TransportFailure(
+            library: "libcurl", code: Int(code.rawValue), message: message,
+            chainValidationFailure: chainValidationFailure, serverTrustFailure: serverTrustFailure)
+        return URLError(URLErrorMapping.code(for: code, failure: failure), failure: failure, url: url)
+    }
+
+    private func httpVersionString(_ version: Int) -> String {
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): return "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_2_0): return "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): return "HTTP/3"
+        default: return "HTTP/1.1"
+        }
+    }
+}
+
+/// A flag that is set once, atomically.
+final class ManagedCancelFlag: Sendable {
+    private let flag = Mutex(false)
+    var isSet: Bool { flag.withLock { $0 } }
+    /// Sets the flag; returns whether this call set it.
+    func set() -> Bool { flag.withLock { wasSet in defer { wasSet = true }; return !wasSet } }
+}
+
+private let curlBodyCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let length = size * count
+    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .receiveBody(UnsafeRawBufferPointer(start: pointer, count: length))
+    return length
+}
+
+private let curlHeaderCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let length = size * count
+    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length))
+    return length
+}

@@ -1,0 +1,224 @@
+import CCurl
+import COpenSSL
+import CShims
+import Foundation
+import Logging
+
+/// Everything a stack's TLS verification needs, fixed for the stack's life, and the libcurl and OpenSSL
+/// callbacks that apply it.
+///
+/// Verification happens in two places so that a refusal holds on every connection (spec decision 10):
+/// - in the handshake of each new connection, through OpenSSL's certificate verification callback, over
+///   the chain OpenSSL built (libcurl's TLS session cache is off, so no handshake skips it);
+/// - before each request on a reused connection, through libcurl's pre-request callback, over the chain
+///   verified when that connection was made (libcurl reuses connections without another handshake).
+/// libcurl's own host-name check is off because the verification callback checks the name itself, through
+/// OpenSSL's verification parameters: one place decides, and a handler may accept a mismatch on purpose.
+final class TLSTrustContext: Sendable {
+
+    let roots: TrustRoots
+    let handler: (any AuthenticationChallengeHandler)?
+    let verificationTime: Date?
+    let logger: Logger
+
+    init(roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger) {
+        self.roots = roots
+        self.handler = handler
+        self.verificationTime = verificationTime
+        self.logger = logger
+    }
+
+    /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.
+    func configure(easy: UnsafeMutableRawPointer, transfer: UnsafeMutableRawPointer) {
+        cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
+        cshims_easy_setopt_long(easy, CURLOPT_SSL_SESSIONID_CACHE, 0)
+        if !roots.additionalPEM.isEmpty {
+            roots.additionalPEM.utf8CString.withUnsafeBufferPointer { bytes in
+                var blob = curl_blob(data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count - 1, flags: UInt32(CURL_BLOB_COPY))
+                _ = cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO_BLOB, &blob)
+            }
+        }
+        if !roots.includesSystemRoots {
+            // Debian's libcurl also trusts CAPATH=/etc/ssl/certs, whatever CAINFO says.
+            cshims_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil)
+            if roots.additionalPEM.isEmpty { cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO, nil) }
+        }
+        cshims_easy_setopt_ssl_ctx_function(easy, sslContextCallback)
+        cshims_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, transfer)
+        if handler != nil {
+            cshims_easy_setopt_prereq_function(easy, preRequestCallback)
+            cshims_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, transfer)
+        }
+    }
+
+    /// Decides about a server, from a chain and standard validation's outcome; records a refusal on the transfer.
+    func decide(
+        host: String, port: Int, served: [ServerCertificate], verified: [ServerCertificate],
+        standard: Result<Void, ChainValidationFailure>, reused: Bool, transfer: CurlTransfer?
+    ) -> Bool {
+        let time = verificationTime ?? Date()
+        guard let handler else {
+            return accept(standard, host: host, transfer: transfer)
+        }
+        let challenge = ServerTrustChallenge(
+            host: host, port: port, servedChain: served, verifiedChain: verified,
+            standardValidation: standard, verificationTime: time, isReusedConnection: reused)
+        switch handler.handle(challenge) {
+        case .useCredential:
+            logger.debug("TLS server trusted by handler", metadata: ["host": "\(host)", "reused": "\(reused)"])
+            return true
+        case .performDefaultHandling:
+            return accept(standard, host: host, transfer: transfer)
+        case .cancelAuthenticationChallenge(let failure):
+            logger.warning("TLS server refused by handler", metadata: ["host": "\(host)", "reason": "\(failure)"])
+            transfer?.serverTrustFailure = failure
+            return false
+        }
+    }
+
+    private func accept(_ standard: Result<Void, ChainValidationFailure>, host: String, transfer: CurlTransfer?) -> Bool {
+        switch standard {
+        case .success:
+            return true
+        case .failure(let failure):
+            logger.warning("TLS chain validation failed", metadata: ["host": "\(host)", "reason": "\(failure)"])
+            transfer?.chainValidationFailure = failure
+            return false
+        }
+    }
+}
+
+/// What one connection's verification needs; lives exactly as long as the connection's `SSL_CTX`.
+private final class ConnectionTrust {
+    let host: String
+    let port: Int
+    let context: TLSTrustContext
+    weak var transfer: CurlTransfer?
+
+    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
+        self.host = host
+        self.port = port
+        self.context = context
+        self.transfer = transfer
+    }
+}
+
+/// The `SSL_CTX` ex-data slot that owns a `ConnectionTrust`, released when libcurl frees the context.
+private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
+    CRYPTO_EX_INDEX_SSL_CTX, 0, nil, nil, nil,
+    { _, pointer, _, _, _, _ in
+        guard let pointer else { return }
+        Unmanaged<ConnectionTrust>.fromOpaque(pointer).release()
+    })
+
+/// Where a transfer connects: host (lowercased, no IPv6 brackets) and port, from its current URL.
+private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
+    var effective: UnsafePointer<CChar>?
+    cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective)
+    guard let effective, let components = URLComponents(string: String(cString: effective)), let rawHost = components.host else { return nil }
+    var host = rawHost.lowercased()
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
+    return (host, port)
+}
+
+private func isIPAddress(_ host: String) -> Bool {
+    var buffer = in6_addr()
+    return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
+}
+
+private let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
+    guard let easy, let sslContext, let userdata, let (host, port) = endpoint(of: easy) else {
+        return CURLE_SSL_CONNECT_ERROR
+    }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let connection = ConnectionTrust(host: host, port: port, context: transfer.trust, transfer: transfer)
+    let context = OpaquePointer(sslContext)
+    let retained = Unmanaged.passRetained(connection).toOpaque()
+    guard SSL_CTX_set_ex_data(context, connectionTrustIndex, retained) == 1 else {
+        Unmanaged<ConnectionTrust>.fromOpaque(retained).release()
+        return CURLE_SSL_CONNECT_ERROR
+    }
+    SSL_CTX_set_cert_verify_callback(context, certificateVerifyCallback, retained)
+    return CURLE_OK
+}
+
+/// Replaces OpenSSL's chain verification: runs it (with the host name and the verification time), then
+/// lets the handler decide. Returning 0 fails the handshake before any request byte is sent.
+private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { store, argument in
+    guard let store, let argument else { return 0 }
+    let connection = Unmanaged<ConnectionTrust>.fromOpaque(argument).takeUnretainedValue()
+    let context = connection.context
+    let parameters = X509_STORE_CTX_get0_param(store)
+    if let time = context.verificationTime {
+        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970))
+    }
+    if isIPAddress(connection.host) {
+        X509_VERIFY_PARAM_set1_ip_asc(parameters, connection.host)
+    } else {
+        X509_VERIFY_PARAM_set1_host(parameters, connection.host, 0)
+    }
+    let verified = X509_verify_cert(store) == 1
+    let standard: Result<Void, ChainValidationFailure> = verified ? .success(()) : .failure(ChainValidationFailure(store: store))
+    connection.transfer?.verifiedInHandshake = true
+    let accepted = context.decide(
+        host: connection.host, port: connection.port,
+        served: OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
+        verified: OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_chain(store)),
+        standard: standard, reused: false, transfer: connection.transfer)
+    // libcurl reads the verify result after the handshake, so it must agree with the decision.
+    X509_STORE_CTX_set_error(store, accepted ? X509_V_OK : (verified ? X509_V_ERR_APPLICATION_VERIFICATION : X509_STORE_CTX_get_error(store)))
+    return accepted ? 1 : 0
+}
+
+/// Re-checks a reused connection before each request; a refusal aborts with no request byte sent.
+private let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
+    guard let userdata else { return CURL_PREREQFUNC_ABORT }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    guard !transfer.verifiedInHandshake, let easy = transfer.easy else { return CURL_PREREQFUNC_OK }
+    var info: UnsafeMutablePointer<curl_tlssessioninfo>?
+    cshims_easy_getinfo_ptr(easy, CURLINFO_TLS_SSL_PTR, &info)
+    guard let info, info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals else {
+        return CURL_PREREQFUNC_OK  // plain HTTP: nothing to verify
+    }
+    guard let (host, port) = endpoint(of: easy) else { return CURL_PREREQFUNC_ABORT }
+    let connection = OpaquePointer(ssl)
+    let verified = OpenSSLCertificate.summaries(of: SSL_get0_verified_chain(connection))
+    let served = OpenSSLCertificate.summaries(of: SSL_get_peer_cert_chain(connection))
+    let accepted = transfer.trust.decide(
+        host: host, port: port, served: served, verified: verified,
+        standard: .success(()), reused: true, transfer: transfer)
+    return accepted ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+}
+
+extension ChainValidationFailure {
+
+    /// The failure OpenSSL recorded in a verification context.
+    init(store: OpaquePointer) {
+        let code = X509_STORE_CTX_get_error(store)
+        self.init(
+            kind: Self.kind(of: code),
+            code: Int(code),
+            reason: String(cString: X509_verify_cert_error_string(Int(code))),
+            depth: Int(X509_STORE_CTX_get_error_depth(store)))
+    }
+
+    private static func kind(of code: Int32) -> Kind {
+        switch code {
+        case X509_V_ERR_CERT_HAS_EXPIRED: return .expired
+        case X509_V_ERR_CERT_NOT_YET_VALID: return .notYetValid
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: return .hostnameMismatch
+        case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN: return .untrustedRoot
+        case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT: return .selfSigned
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+            return .unableToGetIssuer
+        case X509_V_ERR_INVALID_CA: return .invalidCA
+        case X509_V_ERR_PATH_LENGTH_EXCEEDED: return .pathLengthExceeded
+        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: return .badSignature
+        case X509_V_ERR_INVALID_PURPOSE: return .invalidPurpose
+        default: return .other
+        }
+    }
+}

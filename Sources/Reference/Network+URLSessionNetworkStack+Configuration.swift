@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Logging
+
+extension Network.URLSessionNetworkStack {
+
+    /// How a stack connects: whom it trusts, what time certificates are checked against, where callbacks
+    /// run and where it logs.
+    public struct Configuration: Sendable {
+
+        /// The roots server chains must lead to. The system's trust store by default.
+        public var trustRoots: TrustRoots = .system
+
+        /// The time certificates are checked against; `nil` (the default) is the current time.
+        ///
+        /// Tests set it to check expired and not-yet-valid certificates without waiting for the calendar.
+        public var verificationTime: Date?
+
+        /// Where completions run. `nil` (the default) runs them on the stack's transport thread, which saves a
+        /// thread hop per fetch: completions must then return quickly and must not block.
+        public var callbackQueue: DispatchQueue?
+
+        /// Where the stack logs each request (method, URL, status, timing), retry decisions and TLS outcomes.
+        /// Silent by default.
+        public var logger: Logger = Logger(label: "Reference.URLSessionNetworkStack", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        /// Whether redirects are followed (at most 16), as `URLSession` does. On by default.
+        public var followsRedirects = true
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+}

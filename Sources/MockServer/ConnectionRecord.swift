@@ -1,0 +1,60 @@
+/// What happened on one accepted connection; ``MockServer/journal`` lists one per connection, in accept order.
+public struct ConnectionRecord: Sendable {
+    /// The outcome of the TLS handshake.
+    public enum Handshake: Sendable, Hashable {
+        /// A plain-HTTP server, or a fault fired before the handshake began.
+        case notTLS
+        /// The handshake has not finished yet.
+        case pending
+        /// The handshake completed.
+        case succeeded
+        /// The handshake failed; the OpenSSL reason, which names the alert the client sent
+        /// (`"tlsv1 alert unknown ca"`, `"sslv3 alert handshake failure"`).
+        case failed(String)
+    }
+
+    /// Who closed the connection first.
+    public enum Closer: Sendable, Hashable {
+        /// The client closed or reset it (or the server read an error from it).
+        case client
+        /// The server closed it (a response with `Connection: close`, a fault, a malformed request, or shutdown).
+        case server
+    }
+
+    /// How the connection ended.
+    public enum CloseKind: Sendable, Hashable {
+        /// An orderly close.
+        case fin
+        /// A TCP reset.
+        case reset
+    }
+
+    /// The connection's 0-based index (accept order); matches ``RecordedRequest/connectionIndex``.
+    public let index: Int
+    /// The client's TCP port.
+    public let peerPort: Int
+    /// The SNI name the client sent, or `nil`.
+    public internal(set) var sniName: String?
+    /// The negotiated TLS version, or `nil`.
+    public internal(set) var tlsVersion: String?
+    /// The TLS handshake outcome.
+    public internal(set) var handshake: Handshake
+    /// Whether the client resumed a TLS session (only possible with ``MockServer/TLS/sessionResumption`` on).
+    public internal(set) var sessionReused: Bool = false
+    /// The bytes of HTTP the client sent (decrypted under TLS), including unread bytes counted when read.
+    public internal(set) var applicationBytesReceived: Int = 0
+    /// How many requests were read (complete or cut short) on this connection.
+    public internal(set) var requestCount: Int = 0
+    /// The fault that fired on this connection, if any.
+    public internal(set) var fault: MockFault?
+    /// Who closed the connection, or `nil` while it is open.
+    public internal(set) var closedBy: Closer?
+    /// How it was closed, or `nil` while it is open.
+    public internal(set) var closeKind: CloseKind?
+
+    init(index: Int, peerPort: Int, tls: Bool) {
+        self.index = index
+        self.peerPort = peerPort
+        self.handshake = tls ? .pending : .notTLS
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Turns a scripted response into wire bytes, bending the framing when its fault asks for it.
+///
+/// Pure, so the byte-level shape of each fault is testable without a socket.
+enum ResponseEncoder {
+    struct Encoded: Sendable, Equatable {
+        var head: [UInt8]
+        var body: [UInt8]
+        /// The fault leaves the connection unusable (or says so), so the server must close after writing.
+        var mustClose: Bool
+    }
+
+    static func encode(_ response: MockResponse, forHeadRequest isHead: Bool = false) -> Encoded {
+        let fault = response.fault
+        if case .http09Reply = fault {
+            let body = response.body.isEmpty ? Array("HTTP/0.9 simple response\n".utf8) : Array(response.body)
+            return Encoded(head: [], body: body, mustClose: true)
+        }
+
+        let chunked = response.chunked != nil || fault == .malformedChunkSize || fault == .missingLastChunkThenClose
+        var fields = response.headers
+        let hasFraming = fields.contains { isField($0.name, "content-length") || isField($0.name, "transfer-encoding") }
+        let bodyless = (100..<200).contains(response.status) || response.status == 204 || response.status == 304
+        if !hasFraming, !bodyless {
+            if chunked {
+                fields.append((name: "Transfer-Encoding", value: "chunked"))
+            } else if fault == .conflictingContentLength {
+                fields.append((name: "Content-Length", value: String(response.body.count)))
+                fields.append((name: "Content-Length", value: String(response.body.count + 1)))
+            } else {
+                fields.append((name: "Content-Length", value: String(response.body.count)))
+            }
+        }
+        if response.closeConnection, !fields.contains(where: { isField($0.name, "connection") }) {
+            fields.append((name: "Connection", value: "close"))
+        }
+
+        let code = fault == .malformedStatusLine ? "\(response.status)0" : String(response.status)
+        var head = "HTTP/1.1 \(code) \(response.reason)\r\n"
+        for field in fields { head += "\(field.name): \(field.value)\r\n" }
+        if case .oversizedHead(let size) = fault {
+            let padding = max(0, size - head.utf8.count - "X-Oversized: \r\n\r\n".utf8.count)
+            head += "X-Oversized: \(String(repeating: "a", count: padding))\r\n"
+        }
+        var headBytes = Array(head.utf8)
+        if fault != .headWithoutBlankLineThenClose { headBytes += Array("\r\n".utf8) }
+
+        var body: [UInt8] = []
+        if fault != .headWithoutBlankLineThenClose, !isHead, !bodyless {
+            body = chunked ? chunkedBody(response) : Array(response.body)
+            if case .extraBytesBeyondContentLength(let extra) = fault { body += Array(extra) }
+        }
+
+        let mustClose: Bool
+        switch fault {
+        case .malformedStatusLine, .headWithoutBlankLineThenClose, .oversizedHead, .conflictingContentLength,
+            .malformedChunkSize, .missingLastChunkThenClose, .closeWithoutCloseNotify:
+            mustClose = true
+        default:
+            mustClose = response.closeConnection
+        }
+        return Encoded(head: headBytes, body: body, mustClose: mustClose)
+    }
+
+    static func chunkedBody(_ response: MockResponse) -> [UInt8] {
+        let sizes = (response.chunked ?? []).filter { $0 > 0 }
+        let bytes = Array(response.body)
+        var wire: [UInt8] = []
+        var offset = 0
+        var sizeIndex = 0
+        var first = true
+        while offset < bytes.count {
+            let size = min(sizes.isEmpty ? bytes.count : sizes[min(sizeIndex, sizes.count - 1)], bytes.count - offset)
+            let sizeLine = first && response.fault == .malformedChunkSize ? "zz" : String(size, radix: 16)
+            wire += Array("\(sizeLine)\r\n".utf8)
+            wire += bytes[offset..<offset + size]
+            wire += Array("\r\n".utf8)
+            offset += size
+            sizeIndex += 1
+            first = false
+        }
+        if bytes.isEmpty, response.fault == .malformedChunkSize { wire += Array("zz\r\n".utf8) }
+        if response.fault != .missingLastChunkThenClose { wire += Array("0\r\n\r\n".utf8) }
+        return wire
+    }
+
+    static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    static let plaintextReply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+
+    static func badRequest(_ reason: String) -> MockResponse {
+        MockResponse(status: 400, headers: [(name: "Content-Type", value: "text/plain")],
+                     body: Data("\(reason)\n".utf8), closeConnection: true)
+    }
+
+    private static func isField(_ name: String, _ lowercased: String) -> Bool { name.lowercased() == lowercased }
+}

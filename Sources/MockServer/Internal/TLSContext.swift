@@ -1,0 +1,146 @@
+internal import COpenSSL
+internal import CShims
+import Foundation
+
+/// The server's OpenSSL contexts: one per identity, the default one choosing among them by SNI.
+///
+/// Immutable after init and only read by connection threads; OpenSSL's `SSL_CTX` is safe to share for `SSL_new`.
+final class TLSContext: @unchecked Sendable {
+    let defaultContext: OpaquePointer
+    private let contextsByName: [String: OpaquePointer]
+    private let allContexts: [OpaquePointer]
+
+    init(_ configuration: MockServer.TLS) throws {
+        var created: [OpaquePointer] = []
+        do {
+            let main = try Self.makeContext(configuration.identity, configuration)
+            created.append(main)
+            var byName: [String: OpaquePointer] = [:]
+            for (name, identity) in configuration.sniIdentities {
+                let context = try Self.makeContext(identity, configuration)
+                created.append(context)
+                byName[name.lowercased()] = context
+            }
+            defaultContext = main
+            contextsByName = byName
+            allContexts = created
+        } catch {
+            created.forEach { SSL_CTX_free($0) }
+            throw error
+        }
+        if !contextsByName.isEmpty {
+            // The callback captures nothing (C function pointer); the dictionary travels through the arg pointer,
+            // which stays valid because this object outlives every SSL made from its contexts.
+            let arg = Unmanaged.passUnretained(self).toOpaque()
+            _ = cshims_SSL_CTX_set_tlsext_servername_callback(defaultContext, { ssl, _, arg in
+                guard let ssl, let arg, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else {
+                    return SSL_TLSEXT_ERR_OK
+                }
+                let contexts = Unmanaged<TLSContext>.fromOpaque(arg).takeUnretainedValue()
+                if let context = contexts.contextsByName[String(cString: name).lowercased()] {
+                    SSL_set_SSL_CTX(ssl, context)
+                }
+                return SSL_TLSEXT_ERR_OK
+            }, arg)
+        }
+    }
+
+    deinit {
+        allContexts.forEach { SSL_CTX_free($0) }
+    }
+
+    private static func makeContext(_ identity: MockServer.TLS.Identity, _ configuration: MockServer.TLS) throws -> OpaquePointer {
+        ERR_clear_error()
+        guard let context = SSL_CTX_new(TLS_server_method()) else {
+            throw MockServerError(code: .tlsSetupFailed, message: "SSL_CTX_new failed: \(openSSLReason())")
+        }
+        do {
+            try loadChain(identity.chainFile, into: context)
+            guard SSL_CTX_use_PrivateKey_file(context, identity.keyFile, SSL_FILETYPE_PEM) == 1 else {
+                throw MockServerError(code: .invalidKey, message: "cannot load key \(identity.keyFile): \(openSSLReason())")
+            }
+            guard SSL_CTX_check_private_key(context) == 1 else {
+                throw MockServerError(code: .invalidKey, message: "key \(identity.keyFile) does not match the leaf of \(identity.chainFile): \(openSSLReason())")
+            }
+            // Serve the file's chain as written: never let OpenSSL complete or reorder it from a store.
+            _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN), nil)
+
+            let low = configuration.minimumVersion, high = configuration.maximumVersion
+            if min(low, high) < .tls12 {
+                // OpenSSL 3's default security level refuses TLS 1.0/1.1 even when the range allows them.
+                SSL_CTX_set_security_level(context, 0)
+                _ = SSL_CTX_set_cipher_list(context, "DEFAULT:@SECLEVEL=0")
+            }
+            guard cshims_SSL_CTX_set_min_proto_version(context, protocolVersion(low)) == 1,
+                  cshims_SSL_CTX_set_max_proto_version(context, protocolVersion(high)) == 1 else {
+                throw MockServerError(code: .tlsSetupFailed, message: "invalid TLS version range: \(openSSLReason())")
+            }
+
+            if configuration.sessionResumption {
+                _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
+                let sessionContext = Array("MockServer".utf8)
+                _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
+            } else {
+                // Every connection must run a full handshake, or the client's certificate checks are skipped.
+                _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
+                _ = SSL_CTX_set_num_tickets(context, 0)
+                // TLS 1.2 tickets are stateless, so the cache mode does not stop them. SSL_OP_NO_TICKET is
+                // SSL_OP_BIT(14), a function-like macro Swift cannot import.
+                _ = SSL_CTX_set_options(context, UInt64(1) << 14)
+            }
+            return context
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
+    }
+
+    /// Loads every PEM certificate of `path`: the first as the leaf, the rest as extra chain certificates, in file order.
+    private static func loadChain(_ path: String, into context: OpaquePointer) throws {
+        guard let bio = BIO_new_file(path, "r") else {
+            throw MockServerError(code: .invalidCertificate, message: "cannot open certificate chain \(path): \(openSSLReason())")
+        }
+        defer { BIO_free(bio) }
+        var count = 0
+        // Bounded: a chain longer than this is not a test fixture.
+        while count < 64, let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
+            if count == 0 {
+                let used = SSL_CTX_use_certificate(context, certificate)
+                X509_free(certificate)
+                guard used == 1 else {
+                    throw MockServerError(code: .invalidCertificate, message: "cannot use leaf certificate of \(path): \(openSSLReason())")
+                }
+            } else if cshims_SSL_CTX_add_extra_chain_cert(context, certificate) != 1 {
+                X509_free(certificate)
+                throw MockServerError(code: .invalidCertificate, message: "cannot add chain certificate \(count) of \(path): \(openSSLReason())")
+            }
+            count += 1
+        }
+        // Reading past the last certificate leaves "no start line" in the error queue; that is the normal end.
+        ERR_clear_error()
+        guard count > 0 else {
+            throw MockServerError(code: .invalidCertificate, message: "no PEM certificate in \(path)")
+        }
+    }
+
+    private static func protocolVersion(_ version: MockServer.TLS.Version) -> Int32 {
+        switch version {
+        case .tls10: TLS1_VERSION
+        case .tls11: TLS1_1_VERSION
+        case .tls12: TLS1_2_VERSION
+        case .tls13: TLS1_3_VERSION
+        }
+    }
+}
+
+/// The reason of the most recent OpenSSL error on this thread (`"tlsv1 alert unknown ca"`), or a fallback.
+func openSSLReason(fallback: String = "no OpenSSL error") -> String {
+    let code = ERR_peek_last_error()
+    guard code != 0 else { return fallback }
+    if let reason = ERR_reason_error_string(code) { return String(cString: reason) }
+    var buffer = [UInt8](repeating: 0, count: 256)
+    buffer.withUnsafeMutableBufferPointer { pointer in
+        pointer.withMemoryRebound(to: CChar.self) { ERR_error_string_n(code, $0.baseAddress, $0.count) }
+    }
+    return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+}

@@ -1,0 +1,25 @@
+/// Decides the response to each request, in place of the server's queue; set it with ``MockServer/dispatcher``.
+///
+/// The closure runs on the connection's thread, possibly on several connections at once, so it must be
+/// `@Sendable` and keep its own state under a lock.
+public struct MockDispatcher: Sendable {
+    /// Returns the response for a recorded request (the body already read).
+    public let dispatch: @Sendable (RecordedRequest) -> MockResponse
+    /// Returns the fault to apply to a connection before any request exists (at accept, after the ClientHello,
+    /// or before each request), given the connection index; `nil` means no fault. Only faults of those
+    /// phases are honoured here.
+    public let connectionFault: @Sendable (_ connectionIndex: Int) -> MockFault?
+
+    /// Creates a dispatcher from a closure.
+    ///
+    /// - Parameters:
+    ///   - connectionFault: Faults for the moments before a request exists; by default none.
+    ///   - dispatch: The response for each request.
+    public init(
+        connectionFault: @escaping @Sendable (_ connectionIndex: Int) -> MockFault? = { _ in nil },
+        _ dispatch: @escaping @Sendable (RecordedRequest) -> MockResponse
+    ) {
+        self.dispatch = dispatch
+        self.connectionFault = connectionFault
+    }
+}

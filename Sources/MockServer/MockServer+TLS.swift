@@ -1,0 +1,67 @@
+extension MockServer {
+    /// How the server speaks TLS: which certificates it serves, per SNI name, and which protocol versions.
+    public struct TLS: Sendable {
+        /// A certificate chain and its private key, as PEM files.
+        ///
+        /// The chain is served **exactly** as listed in ``chainFile``: the first certificate is the leaf, and
+        /// every following one is sent in file order, even when the list is wrong or incomplete. That is the
+        /// point: tests of broken chains need the server to send what they wrote.
+        public struct Identity: Sendable, Hashable {
+            /// A PEM file: the leaf certificate first, then whatever should follow it on the wire.
+            public var chainFile: String
+            /// A PEM file with the leaf's private key.
+            public var keyFile: String
+            /// Creates an identity from two PEM files.
+            public init(chainFile: String, keyFile: String) {
+                self.chainFile = chainFile
+                self.keyFile = keyFile
+            }
+        }
+
+        /// A TLS protocol version.
+        public enum Version: Sendable, Hashable, Comparable {
+            /// TLS 1.0 (enabling it lowers OpenSSL's security level to 0).
+            case tls10
+            /// TLS 1.1 (enabling it lowers OpenSSL's security level to 0).
+            case tls11
+            /// TLS 1.2.
+            case tls12
+            /// TLS 1.3.
+            case tls13
+        }
+
+        /// The identity served when the client sends no SNI name, or one not in ``sniIdentities``.
+        public var identity: Identity
+        /// Identities selected by the SNI name the client sends (exact, case-insensitive match).
+        public var sniIdentities: [String: Identity]
+        /// The lowest version the server accepts.
+        public var minimumVersion: Version
+        /// The highest version the server accepts.
+        public var maximumVersion: Version
+        /// Whether clients may resume sessions (session cache and tickets). Off by default, so every
+        /// connection runs a full handshake and certificate verification.
+        public var sessionResumption: Bool
+
+        /// Creates a TLS configuration.
+        ///
+        /// - Parameters:
+        ///   - identity: The default certificate chain and key.
+        ///   - sniIdentities: Other identities by SNI name.
+        ///   - minimumVersion: The lowest version accepted (default TLS 1.2).
+        ///   - maximumVersion: The highest version accepted (default TLS 1.3).
+        ///   - sessionResumption: Allow session resumption (default off).
+        public init(
+            identity: Identity,
+            sniIdentities: [String: Identity] = [:],
+            minimumVersion: Version = .tls12,
+            maximumVersion: Version = .tls13,
+            sessionResumption: Bool = false
+        ) {
+            self.identity = identity
+            self.sniIdentities = sniIdentities
+            self.minimumVersion = minimumVersion
+            self.maximumVersion = maximumVersion
+            self.sessionResumption = sessionResumption
+        }
+    }
+}

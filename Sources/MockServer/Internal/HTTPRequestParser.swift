@@ -66,11 +66,9 @@ enum HTTPRequestParser {
         }
         let length = end - start
         if length > maximumHeadLength { return .invalid("request head larger than 64 KiB") }
-        guard let text = String(validating: bytes[start..<end], as: UTF8.self) ?? latin1(bytes[start..<end]) else {
-            return .invalid("request head is not text")
-        }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        // Split on bytes, not Characters: Swift treats CR LF as one Character, so "\n" would never match it.
+        var lines = bytes[start..<end].split(separator: 10, omittingEmptySubsequences: false).map { line in
+            decode(line.last == 13 ? line.dropLast() : line)
         }
         // Robustness (RFC 9112 §2.2): ignore empty lines before the request line.
         while let first = lines.first, first.isEmpty { lines.removeFirst() }
@@ -141,8 +139,9 @@ enum HTTPRequestParser {
         return nil
     }
 
-    private static func latin1(_ bytes: ArraySlice<UInt8>) -> String? {
-        String(bytes.map { Character(Unicode.Scalar($0)) })
+    /// UTF-8 when valid, else Latin-1, so that any byte sequence still yields a line to judge.
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }
 
     private static func isTokenCharacter(_ character: Character) -> Bool {

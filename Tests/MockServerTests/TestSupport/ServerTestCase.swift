@@ -1,0 +1,50 @@
+import Foundation
+@testable import MockServer
+import XCTest
+
+/// A base class that ignores SIGPIPE and shuts down the servers a test made.
+class ServerTestCase: XCTestCase {
+    private var servers: [MockServer] = []
+
+    override class func setUp() {
+        super.setUp()
+        // The XCTest runner leaves SIGPIPE at SIG_DFL; a client hanging up on a write would kill the process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    override func tearDown() {
+        for server in servers { server.shutdown() }
+        servers.removeAll()
+        super.tearDown()
+    }
+
+    func makeServer(tls: MockServer.TLS? = nil, bindAddress: String = "127.0.0.1") throws -> MockServer {
+        let server = try MockServer(tls: tls, bindAddress: bindAddress)
+        servers.append(server)
+        return server
+    }
+
+    func makeTLSServer(sni: Bool = false, sessionResumption: Bool = false) throws -> MockServer {
+        let files = TestCertificates.shared
+        var tls = MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                                 sessionResumption: sessionResumption)
+        if sni { tls.sniIdentities = ["b.example.test": .init(chainFile: files.otherLeafOnly, keyFile: files.otherLeafKey)] }
+        return try makeServer(tls: tls)
+    }
+
+    /// curl over TLS, trusting only the test root.
+    func curlTLS(_ server: MockServer, _ path: String = "/", _ extra: [String] = [], maxTime: Double = 5) -> Curl.Result {
+        Curl.run(server.url(path), extra, caFile: TestCertificates.shared.root, maxTime: maxTime)
+    }
+
+    /// Waits for the journal to show connection `index` closed (closing happens after the client sees the result).
+    func closedRecord(_ server: MockServer, _ index: Int = 0, timeout: Double = 3) -> ConnectionRecord? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            let journal = server.journal
+            if journal.count > index, journal[index].closedBy != nil { return journal[index] }
+            usleep(10_000)
+        }
+        return nil
+    }
+}

@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
         .library(name: "Reference", targets: ["Reference"]),
-//TEMP        .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
 //TEMP        .executable(name: "conformance", targets: ["ConformanceCommand"]),
     ],
     dependencies: [
@@ -29,14 +29,14 @@ let package = Package(
         ]),
 
         // MARK: The in-process HTTPS server.
-//TEMP        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims"]),
+        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims"]),
 
         // MARK: The main command.
 //TEMP        .executableTarget(name: "ConformanceCommand", dependencies: ["Reference", "MockServer"]),
 
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
-//TEMP        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer"]),
-//TEMP        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
     ]
 )

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Reference
+import Testing
+
+private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> URLError.Code? {
+    guard case .url(let error)? = result.failure else { return nil }
+    return error.code
+}
+
+@Suite("Transport failures map to specific URLError codes", .timeLimit(.minutes(1)))
+struct TransportFailureTests {
+
+    @Test("a refused connection is cannotConnectToHost")
+    func refused() throws {
+        let harness = try Harness()
+        var request = URLRequest(url: URL(string: "https://127.0.0.1:1/")!)
+        request.timeoutInterval = 5
+        let made = request
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(made)) })
+        #expect(urlErrorCode(harness.fetch(resource)) == .cannotConnectToHost)
+    }
+
+    @Test("a close without reply is networkConnectionLost", arguments: [MockFault.closeWithNoReply, .resetWithNoReply])
+    func noReply(fault: MockFault) throws {
+        let harness = try Harness()
+        harness.server.enqueue(.fault(fault))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .networkConnectionLost)
+    }
+
+    @Test("a body cut short is networkConnectionLost")
+    func truncatedBody() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data(count: 100), fault: .closeAfterBodyBytes(5)))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .networkConnectionLost)
+    }
+
+    @Test("a reply that is not HTTP is badServerResponse", arguments: [MockFault.http09Reply, .garbageThenClose(Data("garbage\r\n\r\n".utf8))])
+    func notHTTP(fault: MockFault) throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), fault: fault))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
+    }
+
+    @Test("a server that stops answering is timedOut")
+    func stall() throws {
+        let harness = try Harness()
+        harness.server.enqueue(.fault(.stallAfterRequest))
+        #expect(urlErrorCode(harness.fetch(harness.resource(timeout: 1))) == .timedOut)
+    }
+
+    @Test("a TLS handshake cut at the ClientHello is secureConnectionFailed")
+    func closeAfterClientHello() throws {
+        let harness = try Harness()
+        harness.server.enqueue(.fault(.closeAfterClientHello))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .secureConnectionFailed)
+    }
+
+    @Test("an unsupported URL scheme is unsupportedURL")
+    func unsupportedScheme() throws {
+        let harness = try Harness()
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: URL(string: "ftp://127.0.0.1/")!))) })
+        #expect(urlErrorCode(harness.fetch(resource)) == .unsupportedURL)
+    }
+
+    @Test("a chain to an untrusted root is serverCertificateUntrusted, with the verifier's reason, and no request byte")
+    func untrustedRoot() throws {
+        let harness = try Harness(configure: { $0.trustRoots = .only(pem: "") })
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.code == .serverCertificateUntrusted)
+        #expect(error.transportFailure?.chainValidationFailure?.kind == .unableToGetIssuer)
+        #expect(harness.server.journal.allSatisfy { $0.applicationBytesReceived == 0 })
+    }
+
+    @Test("an expired leaf is serverCertificateHasBadDate")
+    func expiredLeaf() throws {
+        let harness = try Harness(scenario: "expired-leaf")
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.code == .serverCertificateHasBadDate)
+        #expect(error.transportFailure?.chainValidationFailure?.kind == .expired)
+    }
+
+    @Test("a not-yet-valid leaf is serverCertificateNotYetValid")
+    func notYetValidLeaf() throws {
+        let harness = try Harness(scenario: "not-yet-valid-leaf")
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .serverCertificateNotYetValid)
+    }
+
+    @Test("the verification time is injectable: a valid chain checked in 2125 is expired")
+    func injectableVerificationTime() throws {
+        let harness = try Harness(configure: { $0.verificationTime = Date(timeIntervalSince1970: 4_900_000_000) })
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .serverCertificateHasBadDate)
+    }
+
+    @Test("a certificate for another host is serverCertificateUntrusted with hostname-mismatch")
+    func wrongHost() throws {
+        let harness = try Harness(scenario: "wrong-host")
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.code == .serverCertificateUntrusted)
+        #expect(error.transportFailure?.chainValidationFailure?.kind == .hostnameMismatch)
+    }
+}

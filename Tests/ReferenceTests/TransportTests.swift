@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Reference
+import Testing
+
+@Suite("Reference transport over real TLS", .timeLimit(.minutes(1)))
+struct TransportTests {
+
+    @Test("a GET returns the body, status, headers and final URL")
+    func getReturnsBodyAndResponse() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, headers: ["X-Test": "yes"], body: Data("hello".utf8)))
+        let value = try #require(harness.fetch(harness.resource("/greeting")).success)
+        let response = try #require(value.response as? HTTPURLResponse)
+        #expect(value.value == Data("hello".utf8))
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHTTPHeaderField: "X-Test") == "yes")
+        #expect(response.url == harness.server.url("/greeting"))
+    }
+
+    @Test("a POST sends its method, headers and body")
+    func postSendsMethodHeadersBody() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 201, body: Data("ok".utf8)))
+        let body = Data(#"{"a":1}"#.utf8)
+        _ = harness.fetch(harness.resource("/items", method: "POST", body: body, headers: ["Content-Type": "application/json", "X-Id": "7"]))
+        let request = try harness.server.takeRequest()
+        #expect(request.method == "POST")
+        #expect(request.path == "/items")
+        #expect(request.body == body)
+        #expect(request.header("content-type") == "application/json")
+        #expect(request.header("X-Id") == "7")
+        #expect(request.header("Expect") == nil)
+    }
+
+    @Test("methods other than GET and POST are sent as they are", arguments: ["PUT", "PATCH", "DELETE", "OPTIONS"])
+    func customMethods(method: String) throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)))
+        _ = harness.fetch(harness.resource(method: method, body: method == "DELETE" ? nil : Data("b".utf8)))
+        #expect(try harness.server.takeRequest().method == method)
+    }
+
+    @Test("204 and 205 succeed with empty data", arguments: [204, 205])
+    func noContentSucceeds(status: Int) throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: status))
+        let value = try #require(harness.fetch(harness.resource()).success)
+        #expect(value.value.isEmpty)
+    }
+
+    @Test("a 200 with no body is noData, with its status")
+    func emptyOKIsNoData() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200))
+        guard case .noData(.success(200), let response)? = harness.fetch(harness.resource()).failure else {
+            Issue.record("expected noData"); return
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    @Test("a status named in emptyBodyStatusCodes succeeds without a body")
+    func emptyBodyEscapeHatch() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 201))
+        #expect(harness.fetch(harness.resource(emptyBodyStatusCodes: [201])).success?.value == Data())
+    }
+
+    @Test("a HEAD response succeeds although it has no body")
+    func headSucceeds() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, headers: ["Content-Length": "5"]))
+        #expect(harness.fetch(harness.resource(method: "HEAD")).success?.value == Data())
+    }
+
+    @Test("a non-2xx status is http, with the API error decoded from the payload")
+    func httpErrorDecoded() throws {
+        struct APIError: Error, Decodable { var message: String }
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 422, body: Data(#"{"message":"bad"}"#.utf8)))
+        guard case .http(.clientError(422), let apiError as APIError, _)? =
+            harness.fetch(harness.resource(errorDecoding: .json(APIError.self))).failure
+        else { Issue.record("expected http with API error"); return }
+        #expect(apiError.message == "bad")
+    }
+
+    @Test("a chunked body is reassembled")
+    func chunkedBody() throws {
+        let harness = try Harness()
+        let body = Data((0..<5000).map { UInt8($0 % 251) })
+        harness.server.enqueue(MockResponse(status: 200, body: body, chunked: [1, 100, 4000, 899]))
+        #expect(harness.fetch(harness.resource()).success?.value == body)
+    }
+
+    @Test("connections are reused across fetches")
+    func connectionReuse() throws {
+        let harness = try Harness()
+        for _ in 0..<3 { harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8))) }
+        for _ in 0..<3 { #expect(harness.fetch(harness.resource()).success != nil) }
+        #expect(harness.server.journal.count == 1)
+        #expect(harness.server.journal.first?.requestCount == 3)
+    }
+
+    @Test("plain HTTP works too")
+    func plainHTTP() throws {
+        let harness = try Harness(scenario: nil)
+        harness.server.enqueue(MockResponse(status: 200, body: Data("plain".utf8)))
+        #expect(harness.fetch(harness.resource()).success?.value == Data("plain".utf8))
+    }
+}

@@ -110,11 +110,11 @@ final class FetchEngine: Sendable {
     }
 
     private func schedule(_ request: URLRequest, resource: Network.URLSessionResource, state: FetchState) -> Cancelable {
+        guard !state.isFinished else { return DummyCancelable() }
         let taskIdentifier = taskIdentifiers.wrappingAdd(1, ordering: .relaxed).newValue
         for interceptor in resource.interceptors {
             interceptor.interceptScheduledTask(withIdentifier: taskIdentifier, request: request, retryState: resource.retryState)
         }
-        guard !state.isFinished else { return DummyCancelable() }
         let started = ContinuousClock.now
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             let failure = TransportFailure(library: "Reference", code: 0, message: "unsupported URL: \(request.url?.absoluteString ?? "none")")

@@ -8,10 +8,13 @@ let package = Package(
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
         .library(name: "Reference", targets: ["Reference"]),
         .library(name: "MockServer", targets: ["MockServer"]),
-//TEMP        .executable(name: "conformance", targets: ["ConformanceCommand"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "FoundationSubject", targets: ["FoundationSubject"]),
+        .executable(name: "conformance", targets: ["ConformanceCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: C libraries and shims (never products: not API)
@@ -31,12 +34,22 @@ let package = Package(
         // MARK: The in-process HTTPS server.
         .target(name: "MockServer", dependencies: ["COpenSSL", "CShims"]),
 
+        // MARK: The conformance suite: catalogue, runner, reports (third parties import it).
+        .target(name: "Conformance", dependencies: ["NetworkCore", "Reference", "MockServer"]),
+
+        // MARK: A second subject: the same NetworkStack on Foundation's URLSession.
+        .target(name: "FoundationSubject", dependencies: ["NetworkCore", "Conformance"]),
+
         // MARK: The main command.
-//TEMP        .executableTarget(name: "ConformanceCommand", dependencies: ["Reference", "MockServer"]),
+        .executableTarget(name: "ConformanceCommand", dependencies: [
+            "Conformance", "FoundationSubject",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
         .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
     ]
 )

@@ -19,9 +19,9 @@ enum URLErrorMapping {
         }
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // libcurl says this both for a scheme it lacks (checked before a transfer starts) and for a
-            // reply that is not HTTP at all ("Received HTTP/0.9").
-            return failure.message.contains("HTTP/0.9") ? .badServerResponse : .unsupportedURL
+            // libcurl says this both for a scheme it lacks ("Protocol \"ftp\" not supported") and for a
+            // reply that is not HTTP ("Received HTTP/0.9", "Unsupported response code in HTTP response").
+            return failure.message.contains("not supported") ? .unsupportedURL : .badServerResponse
         case CURLE_URL_MALFORMAT: return .badURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost
         case CURLE_COULDNT_CONNECT: return .cannotConnectToHost

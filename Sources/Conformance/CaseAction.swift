@@ -1,0 +1,29 @@
+/// What the runner does with the stack during a case.
+public enum CaseAction: Sendable, Hashable {
+    /// `fetch(resource:completion:)` once.
+    case fetch
+    /// `fetchAndDecode` with a JSON model `{"name": String}`.
+    case fetchAndDecode
+    /// The async `fetch(resource:)`.
+    case fetchAsync
+    /// Fetch, then cancel through the returned cancelable at this stage.
+    case cancel(CancelStage)
+    /// Cancel the Swift task of an async fetch while its request is in flight.
+    case cancelAsyncTask
+    /// Fetch, then release the stack while the request is in flight.
+    case releaseStackInFlight
+    /// Fetch the same resource value this many times, one after the other; the outcome is the last one's.
+    case sequential(Int)
+}
+
+/// When a case cancels its fetch.
+public enum CancelStage: String, Sendable, Hashable {
+    /// Right after `fetch` returns, while the request maker has not answered.
+    case requestMaking
+    /// Once the server has read the request (which it never answers).
+    case inFlight
+    /// While a delayed retry waits (the failed hook answered `retryAfter(30)`).
+    case retryDelay
+    /// After the completion ran.
+    case afterCompletion
+}

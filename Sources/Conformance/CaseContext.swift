@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetworkCore
+import Synchronization
+
+/// The shared state of one running case: what its interceptors, handler and completion record, and the
+/// signals the runner waits on.
+final class CaseContext: Sendable {
+
+    private struct State {
+        var hooks: [HookEvent] = []
+        var priorityCalls: [String] = []
+        var challenges: [ServerTrustChallenge] = []
+        var outcomes: [Outcome] = []
+        var fetchCancelable: (any Cancelable)?
+        var pendingRequestHandler: Network.BaseRequestMaking<URLRequest>.Handler?
+    }
+
+    private let state = Mutex(State())
+    private let completionSignal = DispatchSemaphore(value: 0)
+    private let failureSignal = DispatchSemaphore(value: 0)
+    /// The case's server URL for a path (the request makers need it).
+    let url: @Sendable (String) -> URL
+
+    init(url: @escaping @Sendable (String) -> URL) {
+        self.url = url
+    }
+
+    // MARK: Recording
+
+    func record(_ event: HookEvent) {
+        state.withLock { $0.hooks.append(event) }
+        if event.hook == "failure" { failureSignal.signal() }
+    }
+
+    func recordPriority(_ lhs: Retry.Action, _ rhs: Retry.Action) {
+        state.withLock { $0.priorityCalls.append("\(ActionName.describe(lhs))|\(ActionName.describe(rhs))") }
+    }
+
+    func record(_ challenge: ServerTrustChallenge) {
+        state.withLock { $0.challenges.append(challenge) }
+    }
+
+    func complete(_ outcome: Outcome) {
+        state.withLock { $0.outcomes.append(outcome) }
+        completionSignal.signal()
+    }
+
+    var hooks: [HookEvent] { state.withLock { $0.hooks } }
+    var priorityCalls: [String] { state.withLock { $0.priorityCalls } }
+    var challenges: [ServerTrustChallenge] { state.withLock { $0.challenges } }
+    var outcomes: [Outcome] { state.withLock { $0.outcomes } }
+
+    // MARK: The fetch's cancelable and the pending request maker
+
+    var fetchCancelable: (any Cancelable)? {
+        get { state.withLock { $0.fetchCancelable } }
+        set { state.withLock { $0.fetchCancelable = newValue } }
+    }
+
+    func keepPendingHandler(_ handler: @escaping Network.BaseRequestMaking<URLRequest>.Handler) {
+        state.withLock { $0.pendingRequestHandler = handler }
+    }
+
+    /// Answers a pending request maker late (after cancellation): nothing may be sent.
+    func answerPendingHandler() {
+        let handler = state.withLock { $0.pendingRequestHandler }
+        _ = handler?(.success(URLRequest(url: url("/late"))))
+    }
+
+    // MARK: Waiting
+
+    /// Waits for one more completion until the deadline; false on timeout.
+    func waitForCompletion(until deadline: DispatchTime) -> Bool {
+        completionSignal.wait(timeout: deadline) == .success
+    }
+
+    /// Waits for one failed-hook call until the deadline; false on timeout.
+    func waitForFailureHook(until deadline: DispatchTime) -> Bool {
+        failureSignal.wait(timeout: deadline) == .success
+    }
+}
+
+/// Short names of retry actions and errors for reports.
+enum ActionName {
+    static func describe(_ action: Retry.Action) -> String {
+        switch action {
+        case .none: "none"
+        case .retry: "retry"
+        case .retryAfter(let delay): "retryAfter(\(delay))"
+        case .noRetry(let error): "noRetry(\(describe(error)))"
+        }
+    }
+
+    static func describe(_ error: Retry.Error) -> String {
+        switch error {
+        case .retries(let retries): "retries(\(retries))"
+        case .delay(let delay): "delay(\(delay))"
+        case .custom(let error): "custom(\(error))"
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import NetworkCore
+
+/// Runs one case against one subject, synchronously, on the calling thread (never the cooperative pool:
+/// it blocks on semaphores), and returns its verdict with the evidence.
+struct CaseExecution<Subject: ConformanceSubject> {
+    let testCase: ConformanceCase
+    let subject: Subject
+    let fixtures: FixtureCatalogue
+    let watchdog: TimeInterval
+    /// How long to wait for a second completion that must never come.
+    let grace: TimeInterval
+
+    /// Why a case stops before a verdict is reached.
+    private enum Stop: Error {
+        case skip(String)
+        case harness(String)
+        case hang(String)
+    }
+
+    func run() -> CaseResult {
+        let started = ContinuousClock.now
+        var observation = Observation()
+        var verdict: Verdict
+        var reason: String?
+        var mismatches: [String] = []
+        do {
+            observation = try execute()
+            mismatches = testCase.expected.outcome.mismatches(against: observation.outcome!)
+                + testCase.expected.journal.mismatches(against: observation.journal)
+                + observation.mismatches(for: testCase.expected.checks)
+            verdict = mismatches.isEmpty ? .pass : .fail
+            reason = mismatches.first
+        } catch Stop.skip(let why) {
+            verdict = .skip
+            reason = why
+        } catch Stop.harness(let why) {
+            verdict = .error
+            reason = why
+        } catch Stop.hang(let why) {
+            verdict = .hang
+            reason = why
+        } catch {
+            verdict = .error
+            reason = "\(error)"
+        }
+        let elapsed = ContinuousClock.now - started
+        return CaseResult(
+            id: testCase.id, title: testCase.title, section: testCase.section, level: testCase.level,
+            verdict: verdict, reason: reason, mismatches: mismatches,
+            expected: .init(outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
+            actual: observation.outcome, completions: observation.completions, journal: observation.journal,
+            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+
+    // MARK: Steps
+
+    private func execute() throws -> Observation {
+        for feature in testCase.requires.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let why = subject.unsupportedFeatures[feature] { throw Stop.skip("\(feature.rawValue): \(why)") }
+        }
+        let deadline = DispatchTime.now() + watchdog
+        let script = testCase.server
+        let scenario = try script.tlsScenario.map { name -> FixtureCatalogue.Scenario in
+            guard let scenario = fixtures.scenario(name), let served = scenario.served, let key = scenario.key else {
+                throw Stop.harness("fixture scenario \(name) missing or without a chain")
+            }
+            _ = (served, key)
+            return scenario
+        }
+        let server: MockServer
+        do {
+            server = try MockServer(tls: scenario.map {
+                MockServer.TLS(identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)), sessionResumption: script.sessionResumption)
+            })
+        } catch {
+            throw Stop.harness("MockServer did not start: \(error)")
+        }
+        defer { server.shutdown() }
+        for response in script.responses { server.enqueue(response) }
+        if let repeating = script.repeating { server.dispatcher = MockDispatcher { _ in repeating } }
+
+        let host = script.host
+        let port = server.port
+        let scheme = server.isTLS ? "https" : "http"
+        let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
+        let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
+
+        let handler = try testCase.stack.handler.map { spec -> any AuthenticationChallengeHandler in
+            do { return RecordingChallengeHandler(wrapped: try spec.make(fixtures), context: context) } catch {
+                throw Stop.harness("handler \(spec.name) could not be made: \(error)")
+            }
+        }
+        let roots = (testCase.stack.trustedRoots ?? scenario?.trust ?? []).map(fixtures.path)
+        let needsResolve = server.isTLS && host != "localhost" && host.first?.isNumber != true && !host.contains(":")
+        let environment = StackEnvironment(
+            authenticationChallengeHandler: handler, trustedRootFiles: roots, verificationTime: testCase.stack.verificationTime,
+            resolveOverrides: needsResolve ? ["\(host):\(port):127.0.0.1"] : [],
+            retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"))
+        var stack: Subject.Stack?
+        do {
+            stack = try subject.makeStack(for: environment)
+        } catch let unsupported as SubjectUnsupported {
+            throw Stop.skip(unsupported.reason)
+        } catch {
+            throw Stop.harness("the subject could not make a stack: \(error)")
+        }
+        let resource = ResourceBuilder.resource(for: testCase.resource, context: context)
+
+        var taken: [RecordedRequest] = []
+        do {
+            try perform(testCase.action, stack: &stack, resource: resource, context: context, server: server, deadline: deadline, taken: &taken)
+        } catch {
+            stack.map(subject.tearDown)
+            throw error
+        }
+        stack.map(subject.tearDown)
+        stack = nil
+
+        var observation = Observation()
+        observation.outcome = context.outcomes.last
+        observation.completions = context.outcomes.count
+        observation.hookLog = context.hooks
+        observation.priorityCalls = context.priorityCalls
+        observation.challenges = context.challenges
+        while let request = try? server.takeRequest(timeout: .zero) { taken.append(request) }
+        observation.requests = taken
+        observation.journal = server.journal.map(JournalEntry.init)
+        return observation
+    }
+
+    private func perform(
+        _ action: CaseAction, stack: inout Subject.Stack?, resource: Network.URLSessionResource, context: CaseContext,
+        server: MockServer, deadline: DispatchTime, taken: inout [RecordedRequest]
+    ) throws {
+        let complete: @Sendable (Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> Void = { context.complete(Outcome($0)) }
+        func awaitCompletion(_ stage: String) throws {
+            guard context.waitForCompletion(until: deadline) else { throw Stop.hang("no completion within \(Int(watchdog)) s (\(stage))") }
+        }
+        func awaitRequest() throws {
+            let remaining = max(0.1, Double(deadline.uptimeNanoseconds) / 1e9 - Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+            do {
+                taken.append(try server.takeRequest(timeout: .milliseconds(Int(remaining * 1000))))
+            } catch {
+                throw Stop.hang("the request never reached the server within \(Int(watchdog)) s")
+            }
+        }
+        func graceWait() { _ = context.waitForCompletion(until: .now() + grace) }
+
+        if case .releaseStackInFlight = action {
+            stack?.fetch(resource: resource, completion: complete)
+            try awaitRequest()
+            stack = nil  // the runner held the only reference: the stack goes away here
+            try awaitCompletion("after releasing the stack")
+            graceWait()
+            return
+        }
+        guard let current = stack else { return }
+
+        switch action {
+        case .fetch:
+            context.fetchCancelable = current.fetch(resource: resource, completion: complete)
+            try awaitCompletion("fetch")
+
+        case .fetchAndDecode:
+            current.fetchAndDecode(resource: resource, decoding: ModelDecoding<DecodedName, Data, URLResponse>.json()) { result in
+                switch result {
+                case .success(let value): context.complete(Outcome(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: value.value.name))
+                case .failure(.decode(let error)): context.complete(Outcome(kind: .decodeFailure, detail: "\(error)"))
+                case .failure(.fetch(let error as Network.URLSessionError)): context.complete(Outcome(error))
+                case .failure(.fetch(let error)): context.complete(Outcome(kind: .noRequest, detail: "not a URLSessionError: \(error)"))
+                }
+            }
+            try awaitCompletion("fetchAndDecode")
+
+        case .fetchAsync:
+            let task = Task.detached { [current] in
+                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
+            }
+            _ = task
+            try awaitCompletion("async fetch")
+
+        case .cancel(let stage):
+            let cancelable = current.fetch(resource: resource, completion: complete)
+            context.fetchCancelable = cancelable
+            switch stage {
+            case .requestMaking:
+                cancelable.cancel()
+                try awaitCompletion("after cancelling during request making")
+                context.answerPendingHandler()
+            case .inFlight:
+                try awaitRequest()
+                cancelable.cancel()
+                try awaitCompletion("after cancelling in flight")
+            case .retryDelay:
+                guard context.waitForFailureHook(until: deadline) else { throw Stop.hang("the first attempt never failed") }
+                cancelable.cancel()
+                try awaitCompletion("after cancelling during the retry delay")
+            case .afterCompletion:
+                try awaitCompletion("fetch")
+                cancelable.cancel()
+            }
+            graceWait()
+
+        case .cancelAsyncTask:
+            let task = Task.detached { [current] in
+                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
+            }
+            try awaitRequest()
+            task.cancel()
+            try awaitCompletion("after cancelling the task")
+            graceWait()
+
+        case .releaseStackInFlight:
+            break  // handled above, without a local reference
+
+        case .sequential(let count):
+            for index in 0..<count {
+                current.fetch(resource: resource, completion: complete)
+                try awaitCompletion("fetch \(index + 1) of \(count)")
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The result of one case: its identity, verdict, both sides and the evidence.
+public struct CaseResult: Sendable, Codable, Hashable {
+
+    /// What the case expected, as reports show it.
+    public struct Expected: Sendable, Codable, Hashable {
+        /// The outcome (unstated fields are not compared).
+        public var outcome: Outcome
+        /// The journal expectation.
+        public var journal: JournalExpectation
+        /// The further checks, described.
+        public var checks: [String]
+    }
+
+    /// The stable case ID.
+    public var id: String
+    /// What the case checks.
+    public var title: String
+    /// The spec section.
+    public var section: String
+    /// MUST or SHOULD.
+    public var level: ConformanceLevel
+    /// The verdict.
+    public var verdict: Verdict
+    /// Why it is not PASS: the skip reason, the harness error, the hang stage, or the first mismatch.
+    public var reason: String?
+    /// Every difference between expected and actual.
+    public var mismatches: [String]
+    /// The expected side.
+    public var expected: Expected
+    /// The actual outcome, if the fetch completed.
+    public var actual: Outcome?
+    /// How many times the completion ran.
+    public var completions: Int
+    /// The server's connection journal.
+    public var journal: [JournalEntry]
+    /// The case's wall time, in milliseconds.
+    public var durationMilliseconds: Double
+}

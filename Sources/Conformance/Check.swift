@@ -1,0 +1,59 @@
+/// A further expectation of a case, beyond its outcome and journal: what the interceptors saw, what
+/// the server received, what the trust handler was asked.
+public enum Check: Sendable, Hashable, CustomStringConvertible {
+    /// The recording interceptors' hook calls, in order, as `name.hook` (`a.make`, `a.scheduled`,
+    /// `a.success`, `a.failure`).
+    case hooks([String])
+    /// The retry counts of the state the recording interceptors' failed hook saw, in order.
+    case failureRetryCounts([Int])
+    /// The total delays of the state the recording interceptors' failed hook saw, in order.
+    case failureTotalDelays([Double])
+    /// The retry counts of the state the recording interceptors' scheduled hook saw, in order.
+    case scheduledRetryCounts([Int])
+    /// The total delays of the state the recording interceptors' scheduled hook saw, in order.
+    case scheduledTotalDelays([Double])
+    /// How many distinct task identifiers the recording interceptors saw (one per attempt).
+    case distinctTaskIdentifiers(Int)
+    /// The request at this index (arrival order, from 0) carried this header value (`nil`: no such header).
+    case requestHeader(index: Int, name: String, value: String?)
+    /// The request at this index used this method.
+    case requestMethod(index: Int, method: String)
+    /// The request at this index carried this body (UTF-8).
+    case requestBody(index: Int, body: String)
+    /// The request at this index asked for this path.
+    case requestPath(index: Int, path: String)
+    /// The completion ran exactly this many times (checked after a grace period).
+    case completions(Int)
+    /// The priority closure was called with these `(accumulated|next)` pairs, in order.
+    case priorityCalls([String])
+    /// The trust handler was asked this many times.
+    case challenges(Int)
+    /// The first challenge named this host and carried chains with these SPKI pins (leaf first; `nil`: not checked).
+    case challenge(host: String, servedPins: [String]?, verifiedPins: [String]?)
+    /// The first challenge's standard validation: `valid` or the `ChainValidationFailure` kind.
+    case challengeStandardValidation(String)
+    /// Every challenge after the first was the re-check of a reused connection.
+    case laterChallengesAreReused
+
+    public var description: String {
+        switch self {
+        case .hooks(let hooks): "hooks \(hooks)"
+        case .failureRetryCounts(let counts): "failed-hook retry counts \(counts)"
+        case .failureTotalDelays(let delays): "failed-hook total delays \(delays)"
+        case .scheduledRetryCounts(let counts): "scheduled-hook retry counts \(counts)"
+        case .scheduledTotalDelays(let delays): "scheduled-hook total delays \(delays)"
+        case .distinctTaskIdentifiers(let n): "\(n) distinct task identifiers"
+        case .requestHeader(let index, let name, let value): "request #\(index) header \(name) = \(value ?? "absent")"
+        case .requestMethod(let index, let method): "request #\(index) method \(method)"
+        case .requestBody(let index, let body): "request #\(index) body \(body.debugDescription)"
+        case .requestPath(let index, let path): "request #\(index) path \(path)"
+        case .completions(let n): "completion called exactly \(n) time(s)"
+        case .priorityCalls(let calls): "priority closure calls \(calls)"
+        case .challenges(let n): "\(n) trust challenge(s)"
+        case .challenge(let host, let served, let verified):
+            "challenge for \(host)" + (served.map { ", served pins \($0)" } ?? "") + (verified.map { ", verified pins \($0)" } ?? "")
+        case .challengeStandardValidation(let result): "standard validation \(result)"
+        case .laterChallengesAreReused: "later challenges are reused-connection re-checks"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs conformance cases against a subject, in parallel, each on its own server, and reports as it goes.
+///
+/// ```swift
+/// let runner = try ConformanceRunner(subject: ReferenceSubject())
+/// let report = runner.run(Catalogue.all) { result, done, total in print("\(done)/\(total) \(result.id)") }
+/// print(report.summary)
+/// ```
+///
+/// Cases run on the runner's own threads, not on Swift's cooperative pool, because they block on the
+/// server and on completions; a case whose fetch never completes is HANG after ``watchdog`` seconds and
+/// the run goes on (the stuck fetch is abandoned).
+public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
+
+    /// The implementation under test.
+    public let subject: Subject
+    /// The certificate catalogue.
+    public let fixtures: FixtureCatalogue
+    /// How many cases run at once.
+    public var concurrency: Int
+    /// Seconds before a case without completion is HANG.
+    public var watchdog: TimeInterval
+    /// Seconds to wait for a second completion that must not come, in exactly-once cases.
+    public var grace: TimeInterval
+
+    /// Creates a runner.
+    ///
+    /// - Parameters:
+    ///   - subject: the implementation under test.
+    ///   - fixtures: the certificate catalogue; located with ``FixtureCatalogue/locate()`` by default.
+    ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
+    ///   - watchdog: per-case limit in seconds (default 10).
+    /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
+    public init(subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15) throws {
+        self.subject = subject
+        self.fixtures = try fixtures ?? FixtureCatalogue.locate()
+        self.concurrency = max(1, concurrency)
+        self.watchdog = watchdog
+        self.grace = grace
+    }
+
+    /// Runs one case on the calling thread.
+    public func run(_ testCase: ConformanceCase) -> CaseResult {
+        CaseExecution(testCase: testCase, subject: subject, fixtures: fixtures, watchdog: watchdog, grace: grace).run()
+    }
+
+    /// Runs the cases and returns the report; `progress` is called after each case (from a worker thread,
+    /// serialized) with the result, the number done and the total.
+    public func run(
+        _ cases: [ConformanceCase],
+        progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }
+    ) -> SuiteReport {
+        let started = Date()
+        let clock = ContinuousClock.now
+        let next = Atomic<Int>(0)
+        let results = Mutex<[Int: CaseResult]>([:])
+        let group = DispatchGroup()
+        let runner = self
+        for worker in 0..<min(concurrency, max(1, cases.count)) {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                while true {
+                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard index < cases.count else { return }
+                    let result = runner.run(cases[index])
+                    let done = results.withLock { results -> Int in
+                        results[index] = result
+                        return results.count
+                    }
+                    progress(result, done, cases.count)
+                }
+            }
+            thread.name = "conformance.worker.\(worker)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        let elapsed = ContinuousClock.now - clock
+        let ordered = results.withLock { results in cases.indices.compactMap { results[$0] } }
+        return SuiteReport(
+            subject: .init(name: subject.name, summary: subject.summary, unsupportedFeatures: subject.unsupportedFeatures.mapKeys(\.rawValue)),
+            startedAt: started, durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            cases: ordered)
+    }
+
+    /// Runs the cases without blocking the caller's task.
+    public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> SuiteReport {
+        await withCheckedContinuation { continuation in
+            let runner = self
+            Thread { continuation.resume(returning: runner.run(cases, progress: progress)) }.start()
+        }
+    }
+}
+
+extension Dictionary {
+    fileprivate func mapKeys<K: Hashable>(_ transform: (Key) -> K) -> [K: Value] {
+        Dictionary<K, Value>(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+    }
+}

@@ -1,0 +1,4 @@
+/// The model `fetchAndDecode` cases decode: `{"name": "…"}`.
+struct DecodedName: Decodable, Sendable {
+    var name: String
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The certificate catalogue (`Fixtures/certs/manifest.json`): scenarios with their host, roots, served
+/// chain, key, expected standard-validation outcome and pins.
+public struct FixtureCatalogue: Sendable {
+
+    /// One certificate of a scenario.
+    public struct Certificate: Sendable, Decodable {
+        /// `leaf`, `intermediate-1`, `root`, …
+        public var role: String
+        /// The SPKI pin (base64 SHA-256 of the DER SubjectPublicKeyInfo).
+        public var pin: String
+        /// The subject, one line.
+        public var subject: String
+    }
+
+    /// One scenario of the catalogue.
+    public struct Scenario: Sendable, Decodable {
+        /// The scenario's name, also its directory.
+        public var name: String
+        /// `chain`, or `key` for a spare key in no chain.
+        public var kind: String
+        /// The host name the leaf is for.
+        public var host: String?
+        /// The roots to trust, fixture-relative.
+        public var trust: [String]?
+        /// The served chain file, fixture-relative.
+        public var served: String?
+        /// The leaf key file, fixture-relative.
+        public var key: String?
+        /// `valid`, or the `ChainValidationFailure.Kind` standard validation must report.
+        public var expected: String
+        /// What the scenario is.
+        public var description: String?
+        /// The certificates, with pins.
+        public var certificates: [Certificate]?
+        /// The pins of the chain a verifier builds, leaf first.
+        public var verifiedChainPins: [String]?
+        /// The error `openssl verify` reports for the chain (0: none).
+        public var opensslVerifyError: Int?
+        /// The pin of the scenario's key.
+        public var keyPin: String?
+
+        /// The pin of the certificate with this role.
+        public func pin(_ role: String) -> String? { certificates?.first { $0.role == role }?.pin }
+    }
+
+    private struct Manifest: Decodable {
+        var version: Int?
+        var scenarios: [Scenario]
+    }
+
+    /// The directory holding `manifest.json`.
+    public let directory: URL
+    /// The scenarios, in manifest order.
+    public let scenarios: [Scenario]
+
+    /// Loads the catalogue from a directory.
+    ///
+    /// - Throws: the error of reading or decoding the manifest.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        scenarios = try JSONDecoder().decode(Manifest.self, from: data).scenarios
+    }
+
+    /// The absolute path of a fixture-relative file.
+    public func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
+
+    /// The scenario with this name.
+    public func scenario(_ name: String) -> Scenario? { scenarios.first { $0.name == name } }
+
+    /// Finds `Fixtures/certs`: `$CONFORMANCE_FIXTURES`, then from the working directory upwards, then
+    /// next to this source file (a build from a checkout).
+    public static func locate() throws -> FixtureCatalogue {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["CONFORMANCE_FIXTURES"] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<6 {
+            candidates.append(directory.appendingPathComponent("Fixtures/certs"))
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/certs"))
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) }) else {
+            throw FixturesNotFound(searched: candidates.map(\.path))
+        }
+        return try FixtureCatalogue(directory: found)
+    }
+}
+
+/// The certificate catalogue could not be found.
+public struct FixturesNotFound: Error, CustomStringConvertible {
+    /// Where the runner looked.
+    public let searched: [String]
+    public var description: String {
+        "Fixtures/certs/manifest.json not found (set CONFORMANCE_FIXTURES); searched: \(searched.joined(separator: ", "))"
+    }
+}

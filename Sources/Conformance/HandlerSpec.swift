@@ -1,0 +1,62 @@
+import Foundation
+import NetworkCore
+
+/// The ``AuthenticationChallengeHandler`` a case gives the stack, as a named factory, so that handlers
+/// with configuration (pinning policies built from the fixture manifest) are data in the catalogue too.
+///
+/// The runner wraps the handler it makes so that every challenge is recorded for the case's checks.
+public struct HandlerSpec: Sendable, CustomStringConvertible {
+
+    /// A name for reports (`scripted(useCredential)`, `ServerTrustEvaluator(pin leaf)`).
+    public let name: String
+
+    /// Makes the handler; gets the fixture catalogue (pins, files) and may throw (an ERROR verdict).
+    public let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+
+    /// Creates a spec from a factory.
+    public init(name: String, make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler) {
+        self.name = name
+        self.make = make
+    }
+
+    public var description: String { name }
+
+    /// A handler that always answers `disposition`.
+    public static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
+        HandlerSpec(name: "scripted(\(disposition.rawValue))") { _ in ScriptedChallengeHandler(disposition) }
+    }
+
+    /// The answers of ``scripted(_:)``.
+    public enum ScriptedDisposition: String, Sendable {
+        /// Trust the server whatever standard validation said.
+        case useCredential
+        /// Let standard validation decide.
+        case performDefaultHandling
+        /// Refuse the server with ``ServerTrustFailure/Reason/refused``.
+        case refuse
+        /// Trust only when standard validation passed, refusing otherwise with the chain failure as reason.
+        case refuseUnlessValid
+    }
+}
+
+/// A test handler with a fixed answer: the catalogue's own, used until the pinning handlers exist.
+struct ScriptedChallengeHandler: AuthenticationChallengeHandler {
+    let disposition: HandlerSpec.ScriptedDisposition
+
+    init(_ disposition: HandlerSpec.ScriptedDisposition) { self.disposition = disposition }
+
+    func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
+        switch disposition {
+        case .useCredential: return .useCredential
+        case .performDefaultHandling: return .performDefaultHandling
+        case .refuse:
+            return .cancelAuthenticationChallenge(ServerTrustFailure(reason: .refused, host: challenge.host, detail: "conformance test handler"))
+        case .refuseUnlessValid:
+            switch challenge.standardValidation {
+            case .success: return .useCredential
+            case .failure(let failure):
+                return .cancelAuthenticationChallenge(ServerTrustFailure(reason: .chainNotTrusted(failure), host: challenge.host))
+            }
+        }
+    }
+}

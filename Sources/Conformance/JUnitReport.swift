@@ -1,0 +1,65 @@
+import Foundation
+
+/// The report as JUnit XML, for CI systems: one `testsuite` per case family, one `testcase` per case
+/// (`classname` the family, `name` the case ID); FAIL is `failure`, ERROR and HANG are `error`, SKIP is
+/// `skipped`.
+public enum JUnitReport {
+
+    /// Renders a report.
+    public static func render(_ report: SuiteReport) -> String {
+        var families: [String: [CaseResult]] = [:]
+        var order: [String] = []
+        for result in report.cases {
+            let family = String(result.id.prefix { $0 != "." })
+            if families[family] == nil { order.append(family) }
+            families[family, default: []].append(result)
+        }
+        func seconds(_ ms: Double) -> String { String(format: "%.3f", ms / 1000) }
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let s = report.summary
+        xml += #"<testsuites name="\#(escape(report.suite)) (\#(escape(report.subject.name)))" tests="\#(s.total)" failures="\#(s.fail)" errors="\#(s.error + s.hang)" skipped="\#(s.skip)" time="\#(String(format: "%.3f", report.durationSeconds))">"# + "\n"
+        for family in order {
+            let results = families[family]!
+            func count(_ verdicts: Verdict...) -> Int { results.filter { verdicts.contains($0.verdict) }.count }
+            let time = results.reduce(0) { $0 + $1.durationMilliseconds }
+            xml += #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail))" errors="\#(count(.error, .hang))" skipped="\#(count(.skip))" time="\#(seconds(time))">"# + "\n"
+            for result in results {
+                xml += #"    <testcase classname="\#(escape(family))" name="\#(escape(result.id))" time="\#(seconds(result.durationMilliseconds))""#
+                let detail = "[\(result.level.rawValue)] \(result.title) (\(result.section))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n" + result.mismatches.joined(separator: "\n")
+                switch result.verdict {
+                case .pass:
+                    xml += "/>\n"
+                case .skip:
+                    xml += ">\n      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
+                case .fail:
+                    xml += ">\n      <failure message=\"\(escape(result.reason ?? ""))\" type=\"FAIL\">\(escape(detail))</failure>\n    </testcase>\n"
+                case .error, .hang:
+                    xml += ">\n      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
+                }
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot hold.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t", "\r": out += " "
+            default:
+                if scalar.value < 0x20 || (0xD800...0xDFFF).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

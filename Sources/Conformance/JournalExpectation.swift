@@ -1,0 +1,41 @@
+/// What the server's connection journal must show after a case: how many connections and requests it saw,
+/// and whether any application byte reached it. `nil` fields are not checked.
+public struct JournalExpectation: Sendable, Codable, Hashable {
+
+    /// Connections the server accepted.
+    public var connections: Int?
+    /// Requests the server read, over all connections (the number of attempts that reached it).
+    public var requests: Int?
+    /// When `true`, no connection received a single byte of HTTP (a TLS refusal leaked nothing).
+    public var noApplicationBytes: Bool?
+
+    /// Creates an expectation.
+    public init(connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil) {
+        self.connections = connections
+        self.requests = requests
+        self.noApplicationBytes = noApplicationBytes
+    }
+
+    /// Nothing is checked.
+    public static let any = JournalExpectation()
+
+    /// Exactly `n` requests reached the server.
+    public static func requests(_ n: Int) -> JournalExpectation { JournalExpectation(requests: n) }
+
+    /// The differences from an actual journal, one line each.
+    func mismatches(against journal: [JournalEntry]) -> [String] {
+        var lines: [String] = []
+        if let connections, connections != journal.count {
+            lines.append("journal: expected \(connections) connections, got \(journal.count)")
+        }
+        let requestCount = journal.reduce(0) { $0 + $1.requests }
+        if let requests, requests != requestCount {
+            lines.append("journal: expected \(requests) requests, got \(requestCount)")
+        }
+        let bytes = journal.reduce(0) { $0 + $1.applicationBytesReceived }
+        if noApplicationBytes == true, bytes != 0 {
+            lines.append("journal: expected no application byte at the server, got \(bytes)")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// How a fetch ended, reduced to what the spec cares about; both the expected and the actual side of a case.
+///
+/// On the expected side every optional field left `nil` means "any value": a case states only the details
+/// that matter. ``detail`` is free text for humans and is never compared.
+public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
+
+    /// The shape of the result: success, one of the seven `URLSessionError` cases, or a decoding failure.
+    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+        case success
+        case noRequest
+        case http
+        case noData
+        case url
+        case badResponse
+        case retry
+        case cancelled
+        /// `fetchAndDecode` failed in the decode step (`FetchAndDecodeError.decode`).
+        case decodeFailure
+    }
+
+    /// The shape of the result.
+    public var kind: Kind
+    /// The HTTP status (success, `http`, `noData`, or the last attempt's for `retry`).
+    public var status: Int?
+    /// The body as UTF-8 text (success), or the decoded model's description (`fetchAndDecode`).
+    public var body: String?
+    /// The `URLError` code of `url` (or of the last attempt for `retry`).
+    public var urlErrorCode: Int?
+    /// The decoded API error of `http`, described; `"none"` when the decoder returned nil.
+    public var apiError: String?
+    /// The `Retry.Error` of `retry`: `retries(3)`, `delay(0.4)`, `custom(AuthRefused)`.
+    public var retryError: String?
+    /// For `retry`: how many attempts failed (the state's error count).
+    public var attempts: Int?
+    /// For `retry`: the state's total scheduled delay, in seconds (compared to 1 µs).
+    public var totalDelay: Double?
+    /// For `retry`: the kind of the last attempt's error (`http`, `url`, …).
+    public var lastErrorKind: Kind?
+    /// Why the server was not trusted: `chain:<kind>` (standard validation) or `handler:<reason>`; only
+    /// compared when the expectation states it.
+    public var trustFailure: String?
+    /// The error type of `noRequest` or `retry(.custom)`, for humans.
+    public var detail: String?
+
+    /// Creates an outcome.
+    public init(
+        kind: Kind, status: Int? = nil, body: String? = nil, urlErrorCode: Int? = nil, apiError: String? = nil,
+        retryError: String? = nil, attempts: Int? = nil, totalDelay: Double? = nil, lastErrorKind: Kind? = nil,
+        trustFailure: String? = nil, detail: String? = nil
+    ) {
+        self.kind = kind
+        self.status = status
+        self.body = body
+        self.urlErrorCode = urlErrorCode
+        self.apiError = apiError
+        self.retryError = retryError
+        self.attempts = attempts
+        self.totalDelay = totalDelay
+        self.lastErrorKind = lastErrorKind
+        self.trustFailure = trustFailure
+        self.detail = detail
+    }
+
+    /// The differences between this expectation and an actual outcome, one line each; empty when it matches.
+    public func mismatches(against actual: Outcome) -> [String] {
+        var lines: [String] = []
+        func compare<T: Equatable>(_ name: String, _ expected: T?, _ actual: T?) {
+            guard let expected else { return }
+            if expected != actual { lines.append("\(name): expected \(expected), got \(actual.map { "\($0)" } ?? "nothing")") }
+        }
+        if kind != actual.kind { lines.append("kind: expected \(kind.rawValue), got \(actual.kind.rawValue)") }
+        compare("status", status, actual.status)
+        compare("body", body, actual.body)
+        if let urlErrorCode, urlErrorCode != actual.urlErrorCode {
+            lines.append("urlError: expected \(URLErrorName.describe(urlErrorCode)), got \(actual.urlErrorCode.map(URLErrorName.describe) ?? "nothing")")
+        }
+        compare("apiError", apiError, actual.apiError)
+        compare("retryError", retryError, actual.retryError)
+        compare("attempts", attempts, actual.attempts)
+        if let totalDelay, abs(totalDelay - (actual.totalDelay ?? .infinity)) > 1e-6 {
+            lines.append("totalDelay: expected \(totalDelay), got \(actual.totalDelay.map { "\($0)" } ?? "nothing")")
+        }
+        compare("lastErrorKind", lastErrorKind?.rawValue, actual.lastErrorKind?.rawValue)
+        compare("trustFailure", trustFailure, actual.trustFailure)
+        return lines
+    }
+
+    public var description: String {
+        var parts = [kind.rawValue]
+        if let status { parts.append("status \(status)") }
+        if let urlErrorCode { parts.append("URLError \(URLErrorName.describe(urlErrorCode))") }
+        if let apiError { parts.append("apiError \(apiError)") }
+        if let retryError { parts.append("retryError \(retryError)") }
+        if let attempts { parts.append("\(attempts) attempts") }
+        if let totalDelay { parts.append("totalDelay \(totalDelay)") }
+        if let lastErrorKind { parts.append("last \(lastErrorKind.rawValue)") }
+        if let trustFailure { parts.append("trust \(trustFailure)") }
+        if let body { parts.append("body \(body.debugDescription)") }
+        return parts.joined(separator: ", ")
+    }
+}

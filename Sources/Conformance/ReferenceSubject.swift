@@ -1,0 +1,35 @@
+import Foundation
+import Reference
+
+/// The reference stack (libcurl + OpenSSL), the subject the suite runs by default.
+public struct ReferenceSubject: ConformanceSubject {
+
+    /// Creates the subject.
+    public init() {}
+
+    public var name: String { "reference" }
+
+    public var summary: String {
+        let versions = Network.URLSessionNetworkStack.transportVersions
+        return "Network.URLSessionNetworkStack (Reference module) on \(versions.openSSL), libcurl \(versions.libcurl.split(separator: " ").first.map(String.init) ?? "")"
+    }
+
+    public var unsupportedFeatures: [SubjectFeature: String] {
+        // Non-localhost host names need CURLOPT_RESOLVE, which the pinning branch adds to the configuration.
+        [.resolveOverrides: "Configuration.resolveOverrides is not on main yet"]
+    }
+
+    public func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
+        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.verificationTime = environment.verificationTime
+        return Network.URLSessionNetworkStack(
+            configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
+            retryQueue: environment.retryQueue)
+    }
+
+    public func tearDown(_ stack: Network.URLSessionNetworkStack) {
+        stack.finishFetchesAndInvalidateSession()
+    }
+}

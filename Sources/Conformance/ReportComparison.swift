@@ -1,0 +1,57 @@
+/// The differences between two runs (a baseline and a new one), case by case, by stable ID.
+public struct ReportComparison: Sendable, Codable {
+
+    /// One case whose verdict changed.
+    public struct Change: Sendable, Codable, Hashable, CustomStringConvertible {
+        public var id: String
+        public var level: ConformanceLevel
+        public var before: Verdict?
+        public var after: Verdict?
+        public var reason: String?
+
+        public var description: String {
+            "\(id) [\(level.rawValue)]: \(before?.rawValue ?? "absent") -> \(after?.rawValue ?? "absent")" + (reason.map { " — \($0)" } ?? "")
+        }
+    }
+
+    /// Cases that pass (or did not exist) in the baseline and fail, error or hang now.
+    public var newFailures: [Change]
+    /// Cases that failed in the baseline and pass now.
+    public var fixed: [Change]
+    /// Other verdict changes (skips, cases added or retired).
+    public var otherChanges: [Change]
+
+    /// Compares a baseline with a new report.
+    public init(baseline: SuiteReport, current: SuiteReport) {
+        let before = Dictionary(baseline.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(current.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var newFailures: [Change] = [], fixed: [Change] = [], other: [Change] = []
+        for result in current.cases {
+            let old = before[result.id]
+            guard old?.verdict != result.verdict else { continue }
+            let change = Change(id: result.id, level: result.level, before: old?.verdict, after: result.verdict, reason: result.reason)
+            if result.verdict.failsRun && !(old?.verdict.failsRun ?? false) {
+                newFailures.append(change)
+            } else if old?.verdict.failsRun == true && result.verdict == .pass {
+                fixed.append(change)
+            } else {
+                other.append(change)
+            }
+        }
+        for result in baseline.cases where after[result.id] == nil {
+            other.append(Change(id: result.id, level: result.level, before: result.verdict, after: nil, reason: "retired"))
+        }
+        self.newFailures = newFailures
+        self.fixed = fixed
+        self.otherChanges = other
+    }
+
+    /// A text summary, new failures first.
+    public var text: String {
+        var text = "\(newFailures.count) new failure(s), \(fixed.count) fixed, \(otherChanges.count) other change(s)\n"
+        if !newFailures.isEmpty { text += "\nNew failures:\n" + newFailures.map { "  \($0)\n" }.joined() }
+        if !fixed.isEmpty { text += "\nFixed:\n" + fixed.map { "  \($0)\n" }.joined() }
+        if !otherChanges.isEmpty { text += "\nOther changes:\n" + otherChanges.map { "  \($0)\n" }.joined() }
+        return text
+    }
+}

@@ -1,0 +1,40 @@
+import Dispatch
+import Foundation
+import NetworkCore
+
+/// What a case asks of the stack a subject builds: the challenge handler, the roots to trust, the
+/// verification time and where delayed retries wait.
+public struct StackEnvironment: Sendable {
+
+    /// The handler to give the stack, or `nil` for standard validation.
+    public let authenticationChallengeHandler: (any AuthenticationChallengeHandler)?
+
+    /// PEM files of the roots the stack must trust *instead of* the system store (absolute paths). Empty for
+    /// plain-HTTP cases.
+    public let trustedRootFiles: [String]
+
+    /// The time certificates must be checked against; `nil` is the current time.
+    public let verificationTime: Date?
+
+    /// `HOST:PORT:ADDRESS` entries that point host names at the loopback server (libcurl's
+    /// `CURLOPT_RESOLVE` format). Empty unless the case needs ``SubjectFeature/resolveOverrides``.
+    public let resolveOverrides: [String]
+
+    /// The queue delayed retries should wait on.
+    public let retryQueue: DispatchQueue
+
+    /// Creates an environment (the runner does this for each case).
+    public init(
+        authenticationChallengeHandler: (any AuthenticationChallengeHandler)?,
+        trustedRootFiles: [String],
+        verificationTime: Date?,
+        resolveOverrides: [String] = [],
+        retryQueue: DispatchQueue
+    ) {
+        self.authenticationChallengeHandler = authenticationChallengeHandler
+        self.trustedRootFiles = trustedRootFiles
+        self.verificationTime = verificationTime
+        self.resolveOverrides = resolveOverrides
+        self.retryQueue = retryQueue
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Reference
+
+/// The result of a run: the suite, the subject, the environment, and every case's result.
+///
+/// Its JSON form (``JSONReport``) follows `docs/conformance/report.schema.json`, whose version is
+/// ``SuiteReport/schemaVersion``.
+public struct SuiteReport: Sendable, Codable {
+
+    /// The version of the JSON schema; bumped on any incompatible change.
+    public static let schemaVersion = "1.0.0"
+    /// The version of the catalogue: bumped when cases are added or retired.
+    public static let suiteVersion = "0.1.0"
+
+    /// The subject, as it describes itself.
+    public struct SubjectInfo: Sendable, Codable {
+        /// Its short name.
+        public var name: String
+        /// One line about it.
+        public var summary: String
+        /// Features it declared unsupported, with the reasons.
+        public var unsupportedFeatures: [String: String]
+    }
+
+    /// Where the run happened.
+    public struct Environment: Sendable, Codable {
+        /// `OpenSSL_version(OPENSSL_VERSION)`.
+        public var openSSL: String
+        /// `curl_version()`.
+        public var libcurl: String
+        /// The operating system.
+        public var operatingSystem: String
+        /// The machine's processor count.
+        public var processors: Int
+
+        /// The environment of this process.
+        public static var current: Environment {
+            let versions = Network.URLSessionNetworkStack.transportVersions
+            return Environment(
+                openSSL: versions.openSSL, libcurl: versions.libcurl,
+                operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString,
+                processors: ProcessInfo.processInfo.activeProcessorCount)
+        }
+    }
+
+    /// Verdict counts.
+    public struct Summary: Sendable, Codable, Hashable, CustomStringConvertible {
+        public var total: Int
+        public var pass: Int
+        public var fail: Int
+        public var skip: Int
+        public var error: Int
+        public var hang: Int
+        /// MUST cases that are FAIL, ERROR or HANG: non-zero fails the run.
+        public var mustFailures: Int
+
+        public var description: String {
+            "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs (\(mustFailures) MUST failures)"
+        }
+    }
+
+    /// The schema version of this report.
+    public var schemaVersion: String = SuiteReport.schemaVersion
+    /// The suite's name and version.
+    public var suite: String = "PinnedNetwork conformance"
+    /// The catalogue version.
+    public var suiteVersion: String = SuiteReport.suiteVersion
+    /// The subject.
+    public var subject: SubjectInfo
+    /// Where it ran.
+    public var environment: Environment
+    /// When the run started.
+    public var startedAt: Date
+    /// The run's wall time.
+    public var durationSeconds: Double
+    /// Verdict counts.
+    public var summary: Summary
+    /// Every case, in catalogue order.
+    public var cases: [CaseResult]
+
+    /// Creates a report; the summary is computed.
+    public init(subject: SubjectInfo, environment: Environment = .current, startedAt: Date, durationSeconds: Double, cases: [CaseResult]) {
+        self.subject = subject
+        self.environment = environment
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.cases = cases
+        func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
+        summary = Summary(
+            total: cases.count, pass: count(.pass), fail: count(.fail), skip: count(.skip), error: count(.error), hang: count(.hang),
+            mustFailures: cases.filter { $0.level == .must && $0.verdict.failsRun }.count)
+    }
+
+    /// Whether the run passes: no MUST case is FAIL, ERROR or HANG.
+    public var passed: Bool { summary.mustFailures == 0 }
+}

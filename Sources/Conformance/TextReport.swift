@@ -1,0 +1,38 @@
+import Foundation
+
+/// The terminal report: a progress line per case while it runs, then the cases that are not PASS and
+/// the summary.
+public enum TextReport {
+
+    /// One progress line: `[ 12/160] PASS  retry.max-retries.boundary-3 (41 ms)`.
+    public static func progressLine(_ result: CaseResult, done: Int, total: Int) -> String {
+        let width = String(total).count
+        let counter = String(repeating: " ", count: max(0, width - String(done).count)) + "\(done)"
+        var line = "[\(counter)/\(total)] \(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
+        if result.verdict != .pass, let reason = result.reason { line += " — \(reason)" }
+        return line
+    }
+
+    /// One line: the counts and the wall time.
+    public static func summaryLine(_ report: SuiteReport) -> String {
+        "\(report.subject.name): \(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s"
+    }
+
+    /// The final summary: every case that is not PASS or SKIP, with expected and actual, then the counts.
+    public static func render(_ report: SuiteReport) -> String {
+        var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
+        text += "OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
+        for result in report.cases where result.verdict != .pass && result.verdict != .skip {
+            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (\(result.section))\n"
+            text += "    expected: \(result.expected.outcome)\n"
+            text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
+            for mismatch in result.mismatches { text += "    - \(mismatch)\n" }
+            if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(reason)\n" }
+        }
+        let skips = report.cases.filter { $0.verdict == .skip }.count
+        if skips > 0 { text += "\n\(skips) skipped (see --format markdown for the reasons)\n" }
+        text += "\n\(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s\n"
+        text += "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang) failed, \(report.summary.skip) skipped\n"
+        return text
+    }
+}

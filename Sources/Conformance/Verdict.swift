@@ -1,0 +1,16 @@
+/// The verdict on one case.
+public enum Verdict: String, Sendable, Codable, Hashable, CaseIterable {
+    /// The subject did what the spec says.
+    case pass = "PASS"
+    /// The subject did something else: see the expected and actual sides.
+    case fail = "FAIL"
+    /// The case needs a feature the subject declared unsupported.
+    case skip = "SKIP"
+    /// The harness itself failed (a fixture missing, a server that would not start): not the subject's fault.
+    case error = "ERROR"
+    /// The fetch never completed: the per-case watchdog fired.
+    case hang = "HANG"
+
+    /// Whether this verdict on a MUST case fails the run.
+    public var failsRun: Bool { self == .fail || self == .error || self == .hang }
+}

@@ -9,6 +9,13 @@ public struct CaseResult: Sendable, Codable, Hashable {
         public var journal: JournalExpectation
         /// The further checks, described.
         public var checks: [String]
+
+        /// Creates the expected side.
+        public init(outcome: Outcome, journal: JournalExpectation, checks: [String]) {
+            self.outcome = outcome
+            self.journal = journal
+            self.checks = checks
+        }
     }
 
     /// The stable case ID.
@@ -35,4 +42,24 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var journal: [JournalEntry]
     /// The case's wall time, in milliseconds.
     public var durationMilliseconds: Double
+
+    /// Creates a result (the runner does; tests and tools may build their own).
+    public init(
+        id: String, title: String, section: String, level: ConformanceLevel, verdict: Verdict, reason: String?,
+        mismatches: [String], expected: Expected, actual: Outcome?, completions: Int, journal: [JournalEntry],
+        durationMilliseconds: Double
+    ) {
+        self.id = id
+        self.title = title
+        self.section = section
+        self.level = level
+        self.verdict = verdict
+        self.reason = reason
+        self.mismatches = mismatches
+        self.expected = expected
+        self.actual = actual
+        self.completions = completions
+        self.journal = journal
+        self.durationMilliseconds = durationMilliseconds
+    }
 }

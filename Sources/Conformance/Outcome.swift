@@ -28,6 +28,9 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
     public var body: String?
     /// The `URLError` code of `url` (or of the last attempt for `retry`).
     public var urlErrorCode: Int?
+    /// Expected side only: further `URLError` codes accepted instead of ``urlErrorCode``, where the same
+    /// fault can honestly surface at two moments (a reset racing the TCP connect).
+    public var alsoAcceptedURLErrorCodes: [Int]?
     /// The decoded API error of `http`, described; `"none"` when the decoder returned nil.
     public var apiError: String?
     /// The `Retry.Error` of `retry`: `retries(3)`, `delay(0.4)`, `custom(AuthRefused)`.
@@ -73,7 +76,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         if kind != actual.kind { lines.append("kind: expected \(kind.rawValue), got \(actual.kind.rawValue)") }
         compare("status", status, actual.status)
         compare("body", body, actual.body)
-        if let urlErrorCode, urlErrorCode != actual.urlErrorCode {
+        if let urlErrorCode, urlErrorCode != actual.urlErrorCode, !(actual.urlErrorCode.map { alsoAcceptedURLErrorCodes?.contains($0) ?? false } ?? false) {
             lines.append("urlError: expected \(URLErrorName.describe(urlErrorCode)), got \(actual.urlErrorCode.map(URLErrorName.describe) ?? "nothing")")
         }
         compare("apiError", apiError, actual.apiError)
@@ -90,7 +93,10 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
     public var description: String {
         var parts = [kind.rawValue]
         if let status { parts.append("status \(status)") }
-        if let urlErrorCode { parts.append("URLError \(URLErrorName.describe(urlErrorCode))") }
+        if let urlErrorCode {
+            let alternatives = (alsoAcceptedURLErrorCodes ?? []).map { " or \(URLErrorName.describe($0))" }.joined()
+            parts.append("URLError \(URLErrorName.describe(urlErrorCode))\(alternatives)")
+        }
         if let apiError { parts.append("apiError \(apiError)") }
         if let retryError { parts.append("retryError \(retryError)") }
         if let attempts { parts.append("\(attempts) attempts") }

@@ -20,6 +20,13 @@ public struct SuiteReport: Sendable, Codable {
         public var summary: String
         /// Features it declared unsupported, with the reasons.
         public var unsupportedFeatures: [String: String]
+
+        /// Creates the subject's description.
+        public init(name: String, summary: String, unsupportedFeatures: [String: String]) {
+            self.name = name
+            self.summary = summary
+            self.unsupportedFeatures = unsupportedFeatures
+        }
     }
 
     /// Where the run happened.

@@ -48,15 +48,16 @@ final class FoundationFetchEngine: Sendable {
             return Array(registry.fetches.values)
         }
         for fetch in fetches {
-            fetch.bag.cancel()
+            // Finish first, so the task's own -999 completion cannot win the race.
             fetch.finish(.failure(.cancelled))
+            fetch.bag.cancel()
         }
         session.invalidateAndCancel()
     }
 
     private func cancel(_ fetch: FoundationFetch) {
-        fetch.bag.cancel()
         complete(fetch, with: .failure(.cancelled))
+        fetch.bag.cancel()
     }
 
     private func complete(_ fetch: FoundationFetch, with result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) {

@@ -27,6 +27,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
         [
             .serverTrustChallenge: "FoundationNetworking on Linux never delivers a server-trust challenge to any delegate",
             .verificationTime: "URLSession checks certificates against the current time only",
+            .exclusiveTrustRoots: "URLSession always trusts the whole system bundle",
             .resolveOverrides: "URLSession has no host-resolution override",
         ]
     }

@@ -1,1 +1,30 @@
+import Conformance
+import Foundation
 import Testing
+
+@Suite("The reference stack conforms", .timeLimit(.minutes(2)))
+struct ReferenceConformanceTests {
+
+    @Test("every MUST case passes against the reference stack")
+    func everyMustCasePasses() async throws {
+        let report = try await ReferenceRun.report.value
+        for result in report.cases where result.level == .must && result.verdict.failsRun {
+            Issue.record("\(result.verdict.rawValue) \(result.id): \(result.title)\n  expected: \(result.expected.outcome)\n  actual: \(result.actual.map { "\($0)" } ?? "none")\n  \(result.mismatches.joined(separator: "\n  "))")
+        }
+        #expect(report.summary.mustFailures == 0)
+        #expect(report.summary.total == Catalogue.all.count)
+    }
+
+    @Test("the reference stack declares only resolve overrides unsupported, so nothing else is skipped")
+    func onlyResolveOverridesAreSkipped() async throws {
+        let report = try await ReferenceRun.report.value
+        let skipped = report.cases.filter { $0.verdict == .skip }
+        #expect(skipped.allSatisfy { $0.reason?.hasPrefix("resolve-overrides") == true })
+    }
+
+    @Test("the whole suite runs in well under a minute")
+    func wallTime() async throws {
+        let report = try await ReferenceRun.report.value
+        #expect(report.durationSeconds < 60)
+    }
+}

@@ -60,17 +60,19 @@ final class FetchEngine: Sendable {
             return Array(registry.fetches.values)
         }
         for state in fetches {
-            state.bag.cancel()
+            // Finish first: cancelling the transfer first lets the transport thread race in with url(cancelled).
             state.finish(.failure(.cancelled))
+            state.bag.cancel()
         }
         loop.stop()
     }
 
     private func cancel(_ state: FetchState) {
-        state.bag.cancel()
+        // Finish first: cancelling the transfer first lets the transport thread race in with url(cancelled).
         if state.finish(.failure(.cancelled)) {
             logger.debug("fetch cancelled")
         }
+        state.bag.cancel()
         unregister(state)
     }
 

@@ -1,0 +1,50 @@
+import Conformance
+import Testing
+
+@Suite("The catalogue is stable data")
+struct CatalogueTests {
+
+    @Test("there are at least 150 cases")
+    func size() {
+        #expect(Catalogue.all.count >= 150)
+    }
+
+    @Test("IDs are unique and namespaced")
+    func uniqueNamespacedIDs() {
+        let ids = Catalogue.all.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+            #expect(parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }, "\(id)")
+        }
+    }
+
+    @Test("every case says what it checks, where the spec says so, and why")
+    func documented() {
+        for testCase in Catalogue.all {
+            #expect(!testCase.title.isEmpty && !testCase.section.isEmpty && !testCase.explanation.isEmpty, "\(testCase.id)")
+        }
+    }
+
+    @Test("the seven URLSessionError cases each have a case that expects them")
+    func everyErrorCaseIsReachable() {
+        let kinds = Set(Catalogue.all.map(\.expected.outcome.kind))
+        for kind: Outcome.Kind in [.noRequest, .http, .noData, .url, .retry, .cancelled] {
+            #expect(kinds.contains(kind), "\(kind)")
+        }
+    }
+
+    @Test("globs select cases by ID", arguments: [
+        ("retry.*", "retry.action.none", true), ("retry.*", "priority.table.none.none", false),
+        ("*.no-data.*", "error.no-data.status-200", true), ("error.http.status-5??", "error.http.status-503", true),
+        ("error.http.status-5??", "error.http.status-50", false), ("cancel.*,trust.handler.*", "trust.handler.refusal-leaks-nothing", true),
+    ])
+    func glob(pattern: String, id: String, matches: Bool) {
+        let testCase = Catalogue.all.first { $0.id == id }
+        if let testCase {
+            #expect(Catalogue.filter([testCase], glob: pattern).count == (matches ? 1 : 0))
+        } else {
+            #expect(!matches, "no case \(id)")
+        }
+    }
+}

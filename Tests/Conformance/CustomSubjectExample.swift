@@ -1,0 +1,72 @@
+import Conformance
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Reference
+import Testing
+
+// A compiling example for third parties: run the suite against your own stack inside `swift test`.
+//
+// `LoggingStack` stands for "your stack": any `NetworkStack` whose Resource is `Network.URLSessionResource`,
+// Remote `Data`, Response `URLResponse` and FetchError `Network.URLSessionError`. Here it decorates the
+// reference stack and counts fetches, so the example stays tiny.
+
+/// Your stack.
+final class LoggingStack: NetworkStack {
+    typealias Resource = Network.URLSessionResource
+    typealias Remote = Data
+    typealias Request = URLRequest
+    typealias Response = URLResponse
+    typealias FetchError = Network.URLSessionError
+
+    private let wrapped: Network.URLSessionNetworkStack
+
+    init(wrapping wrapped: Network.URLSessionNetworkStack) { self.wrapped = wrapped }
+
+    @discardableResult
+    func fetch(resource: Network.URLSessionResource, completion: @escaping FetchCompletionClosure) -> Cancelable {
+        wrapped.fetch(resource: resource, completion: completion)
+    }
+}
+
+/// Your subject: how the runner builds your stack for a case.
+struct LoggingSubject: ConformanceSubject {
+    var name: String { "logging-example" }
+
+    // Declare what you cannot do: those cases are SKIP with your reason instead of FAIL.
+    var unsupportedFeatures: [SubjectFeature: String] {
+        [.serverTrustChallenge: "the example does not pass challenges on", .resolveOverrides: "no host overrides"]
+    }
+
+    func makeStack(for environment: StackEnvironment) throws -> LoggingStack {
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.verificationTime = environment.verificationTime
+        return LoggingStack(wrapping: Network.URLSessionNetworkStack(configuration: configuration, retryQueue: environment.retryQueue))
+    }
+}
+
+@Suite("Example: a custom subject in your own swift test", .timeLimit(.minutes(1)))
+struct CustomSubjectExample {
+
+    @Test("every MUST case of the retry and cancellation families passes against a custom stack")
+    func customSubjectConforms() async throws {
+        let runner = try ConformanceRunner(subject: LoggingSubject())
+        let report = await runner.run(Catalogue.filter(Catalogue.all, glob: "retry.*,cancel.*,priority.table.*"))
+        for result in report.cases where result.level == .must && result.verdict.failsRun {
+            Issue.record("\(result.id): \(result.reason ?? "")")
+        }
+        #expect(report.summary.mustFailures == 0)
+        #expect(report.summary.total > 50)
+    }
+
+    @Test("a case that needs an unsupported feature is SKIP with the subject's reason")
+    func unsupportedFeatureIsSkip() throws {
+        let runner = try ConformanceRunner(subject: LoggingSubject())
+        let testCase = try #require(Catalogue.all.first { $0.id == "trust.handler.refusal-leaks-nothing" })
+        let result = runner.run(testCase)
+        #expect(result.verdict == .skip)
+        #expect(result.reason?.contains("does not pass challenges on") == true)
+    }
+}

@@ -26,7 +26,7 @@ extension Catalogue {
             Fault(id: "reset-at-accept", fault: .resetAtAccept, code: .networkConnectionLost, what: "the server accepts, then resets", alsoAccepted: [.cannotConnectToHost]),
             Fault(id: "stall-at-accept", fault: .stallAtAccept, code: .timedOut, what: "the server accepts and never reads or writes"),
             Fault(id: "tls.close-at-accept", fault: .closeAtAccept, code: .secureConnectionFailed, tls: true, what: "the server closes before the TLS handshake"),
-            Fault(id: "tls.reset-at-accept", fault: .resetAtAccept, code: .secureConnectionFailed, tls: true, what: "the server resets before the TLS handshake"),
+            Fault(id: "tls.reset-at-accept", fault: .resetAtAccept, code: .secureConnectionFailed, tls: true, what: "the server resets before the TLS handshake", alsoAccepted: [.cannotConnectToHost]),
             Fault(id: "tls.close-after-client-hello", fault: .closeAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server closes after reading the ClientHello"),
             Fault(id: "tls.reset-after-client-hello", fault: .resetAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server resets after reading the ClientHello"),
             Fault(id: "tls.stall-after-client-hello", fault: .stallAfterClientHello, code: .timedOut, tls: true, what: "the server never answers the ClientHello"),

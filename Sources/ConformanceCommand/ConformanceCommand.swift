@@ -14,8 +14,16 @@ struct ConformanceCommand: ParsableCommand {
             expected and actual), SKIP (the subject declared the feature unsupported), ERROR (the harness \
             failed) or HANG (the per-case watchdog fired).
 
+            Options of `run` (the default subcommand; `conformance help run` for details):
+              --list                         list the cases (ID, level, spec section, title) and exit
+              --filter GLOB[,GLOB…]          run only the matching case IDs (* and ?)
+              --subject reference|foundation the stack under test (default: reference)
+              --format text|json|junit|markdown   the report (default: text; progress goes to stderr)
+              --output FILE                  write the report to FILE
+              --jobs N, --watchdog SECONDS, --quiet
+
             The exit status is 1 when any MUST case is FAIL, ERROR or HANG, 0 otherwise (SHOULD failures are \
-            reported, not fatal); 2 for a usage error. `conformance compare A.json B.json` lists the cases that \
+            reported, not fatal); 64 for a usage error. `conformance compare A.json B.json` lists the cases that \
             fail in B but not in A, and exits 1 if there is any.
             """,
         subcommands: [Run.self, Compare.self],

@@ -15,11 +15,11 @@ struct ConformanceCommand: ParsableCommand {
             failed) or HANG (the per-case watchdog fired).
 
             Options of `run` (the default subcommand; `conformance help run` for details):
-              --list                         list the cases (ID, level, spec section, title) and exit
-              --filter GLOB[,GLOB…]          run only the matching case IDs (* and ?)
-              --subject reference|foundation the stack under test (default: reference)
-              --format text|json|junit|markdown   the report (default: text; progress goes to stderr)
-              --output FILE                  write the report to FILE
+              --list                 list the cases (ID, level, section, title)
+              --filter GLOB[,GLOB]   run only matching case IDs (* and ?)
+              --subject NAME         reference (default) or foundation
+              --format FORMAT        text (default), json, junit or markdown
+              --output FILE          write the report to FILE
               --jobs N, --watchdog SECONDS, --quiet
 
             The exit status is 1 when any MUST case is FAIL, ERROR or HANG, 0 otherwise (SHOULD failures are \

@@ -157,6 +157,8 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     if isIPAddress(connection.host) {
         X509_VERIFY_PARAM_set1_ip_asc(parameters, connection.host)
     } else {
+        // A certificate names its hosts in subjectAltName; the subject's CN is never a fallback (RFC 6125).
+        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
         X509_VERIFY_PARAM_set1_host(parameters, connection.host, 0)
     }
     let verified = X509_verify_cert(store) == 1

@@ -181,7 +181,9 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
 private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
     guard let leaf else { return false }
     if isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
-    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1
+    // `example.test.` is the fully qualified form of `example.test`; certificates name the latter.
+    let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+    return X509_check_host(leaf, name, name.utf8.count, flags, nil) == 1
 }
 
 /// Re-checks a reused connection before each request; a refusal aborts with no request byte sent.

@@ -21,6 +21,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     let trust: TLSTrustContext
     private var completion: Completion?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// `CURLOPT_RESOLVE` entries; libcurl reads the list when the transfer starts, so it lives as long as the transfer.
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// The response head being collected; reset on each new status line (100 Continue, redirects).
@@ -35,7 +37,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
 
     private let cancelFlag = ManagedCancelFlag()
 
-    init(request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, loop: CurlMultiLoop, completion: @escaping Completion) {
+    init(
+        request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, resolveOverrides: [String] = [],
+        loop: CurlMultiLoop, completion: @escaping Completion
+    ) {
         self.loop = loop
         self.url = url
         self.trust = trust
@@ -43,11 +48,13 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         easy = curl_easy_init()
         configure(request: request, followsRedirects: followsRedirects)
+        configureResolveOverrides(resolveOverrides)
     }
 
     deinit {
         if let easy { curl_easy_cleanup(easy) }
         curl_slist_free_all(headerList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
@@ -108,6 +115,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         case "POST": break
         default: setopt(CURLOPT_CUSTOMREQUEST, string: method)
         }
+    }
+
+    private func configureResolveOverrides(_ entries: [String]) {
+        guard let easy, !entries.isEmpty else { return }
+        for entry in entries { resolveList = curl_slist_append(resolveList, entry) }
+        cshims_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
     }
 
     private func configureHeaders(_ request: URLRequest) {

@@ -123,7 +123,8 @@ final class FetchEngine: Sendable {
             }
             return DummyCancelable()
         }
-        let transfer = CurlTransfer(request: request, url: url, trust: trust, followsRedirects: configuration.followsRedirects, loop: loop) { [self] result in
+        let transfer = CurlTransfer(request: request, url: url, trust: trust, followsRedirects: configuration.followsRedirects,
+            resolveOverrides: configuration.resolveOverrides, loop: loop) { [self] result in
             handle(result, request: request, resource: resource, state: state, taskIdentifier: taskIdentifier, started: started)
         }
         loop.submit(transfer)

@@ -52,7 +52,7 @@ struct FixtureCatalogueTests {
         #expect(output.hasSuffix(" 0 failed"), "\(output)")
     }
 
-    static let servable = Manifest.chainScenarios.filter { ["localhost", "127.0.0.1"].contains($0.host) }
+    static let servable = Manifest.chainScenarios
 
     @Test("the stack, trusting the scenario's roots, gets the expected standard-validation outcome",
           arguments: servable.map(\.name))
@@ -62,6 +62,7 @@ struct FixtureCatalogueTests {
         server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: scenario.trust.map(Fixtures.path))
+        configuration.resolveOverrides = ["\(scenario.host):\(server.port):127.0.0.1"]
         let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
         var url = URLComponents(url: server.url(), resolvingAgainstBaseURL: false)!
         url.host = scenario.host

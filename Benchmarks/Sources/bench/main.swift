@@ -32,12 +32,12 @@ struct Row {
     var perSecond: Double { Double(requests) / seconds }
 }
 
-func printRows(_ rows: [Row], baseline: (Row) -> Row?) {
-    print("client".padding(toLength: 26, withPad: " ", startingAt: 0) + "scenario".padding(toLength: 34, withPad: " ", startingAt: 0)
-        + "requests   seconds      req/s   vs raw libcurl  failures")
+func printRows(_ rows: [Row], baseline: (Row) -> Row?, versus: String = "vs raw libcurl") {
+    print("client".padding(toLength: 34, withPad: " ", startingAt: 0) + "scenario".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + "requests   seconds      req/s " + versus.padding(toLength: 16, withPad: " ", startingAt: 0) + " failures")
     for row in rows {
         let ratio = baseline(row).map { String(format: "%.2f", row.perSecond / $0.perSecond) } ?? "-"
-        print(row.client.padding(toLength: 26, withPad: " ", startingAt: 0) + row.scenario.padding(toLength: 34, withPad: " ", startingAt: 0)
+        print(row.client.padding(toLength: 34, withPad: " ", startingAt: 0) + row.scenario.padding(toLength: 44, withPad: " ", startingAt: 0)
             + String(format: "%8d %9.3f %10.0f %16@ %9d", row.requests, row.seconds, row.perSecond, ratio as NSString, row.failures))
     }
 }
@@ -64,7 +64,10 @@ final class Counter: Sendable {
 }
 
 func reference(_ stack: Network.URLSessionNetworkStack, _ url: URL, count: Int, inflight: Int) -> Row {
-    let request = URLRequest(url: url)
+    reference(stack, URLRequest(url: url), count: count, inflight: inflight)
+}
+
+func reference(_ stack: Network.URLSessionNetworkStack, _ request: URLRequest, count: Int, inflight: Int) -> Row {
     let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) })
     let counter = Counter()
     let finished = DispatchSemaphore(value: 0)
@@ -117,6 +120,49 @@ func foundation(_ url: URL, count: Int, inflight: Int) -> Row {
 
 // MARK: Modes
 
+/// New-connection handshakes per second: every request says `Connection: close`, so each one opens a
+/// connection and runs a full TLS handshake (with the stack's session cache off, never resumed).
+func runHandshakes(_ options: Options) throws {
+    guard let urlString = options["https"], let url = URL(string: urlString), let cafile = options["cafile"],
+        let intermediate = options["intermediate"]
+    else { fatalError("handshakes needs --https URL --cafile PEM --intermediate PEM") }
+    let count = options.int("requests", 1000)
+    let inflight = options.int("inflight", 4)
+    let pin = try ServerCertificate.certificates(pemFile: intermediate)[0].spkiSHA256
+    let host = url.host ?? "localhost"
+
+    let evaluator = try ServerTrustEvaluator(configuration: .init(
+        pinningPolicies: [try .init(domainName: host, includeSubdomains: false, expirationDate: .distantFuture, pinnedHashes: [pin], enforceBackupPin: false)],
+        certificateCheckingOrder: .leafToRoot, allowNotPinnedDomains: false, allowExpiredDomainPolicies: false))
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pins-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.copyItem(atPath: intermediate, toPath: directory.appendingPathComponent("intermediate.pem").path)
+    let manager = TrustManager()
+    let settings = ValidationSettings.defaultSettings
+    settings.certificateDirectory = directory
+    manager.add(policy: manager.create(type: .pinPublicKey, hostName: host, settings: settings))
+
+    var configuration = Network.URLSessionNetworkStack.Configuration()
+    configuration.trustRoots = try .only(pemFiles: [cafile])
+    var request = URLRequest(url: url)
+    request.setValue("close", forHTTPHeaderField: "Connection")
+    var rows: [Row] = []
+    let handlers: [(String, (any AuthenticationChallengeHandler)?)] = [
+        ("no handler", nil), ("ServerTrustEvaluator", evaluator), ("TrustManager", manager),
+    ]
+    for (name, handler) in handlers {
+        let stack = Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
+        _ = reference(stack, request, count: 50, inflight: inflight)
+        var row = reference(stack, request, count: count, inflight: inflight)
+        row.client = "reference: \(name)"
+        row.scenario = "new TLS connection per request, \(inflight) in flight"
+        rows.append(row)
+    }
+    printRows(rows, baseline: { row in row.client == rows[0].client ? nil : rows[0] }, versus: "vs no handler")
+}
+
 func runClients(_ options: Options) throws {
     let requests = options.int("requests", 5000)
     let inflight = options.int("inflight", 32)
@@ -153,7 +199,7 @@ func runClients(_ options: Options) throws {
         add("raw", "HTTPS 1 MiB sequential") { raw(large, cafile: cafile, count: count, inflight: 1) }
         add("reference", "HTTPS 1 MiB sequential") { reference(stack, url, count: count, inflight: 1) }
     }
-    printRows(rows) { row in rows.first { $0.client == "raw libcurl (C)" && $0.scenario == row.scenario && row.client != $0.client } }
+    printRows(rows, baseline: { row in rows.first { $0.client == "raw libcurl (C)" && $0.scenario == row.scenario && row.client != $0.client } })
     for row in rows where row.scenario.contains("1 MiB") {
         print(String(format: "%@ %@: %.0f MiB/s", row.client, row.scenario, row.perSecond))
     }
@@ -189,7 +235,9 @@ let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "clients": try runClients(Options(arguments.dropFirst()))
 case "serve": try serve(Options(arguments.dropFirst()))
+case "handshakes": try runHandshakes(Options(arguments.dropFirst()))
 default:
     print("usage: bench clients --https URL [--http URL] [--cafile PEM] [--large URL] [--requests N] [--inflight N] [--foundation-https yes]")
+    print("       bench handshakes --https URL --cafile PEM --intermediate PEM [--requests N] [--inflight N]")
     print("       bench serve [--chain PEM --key PEM] [--port N] [--body BYTES] [--seconds N]")
 }

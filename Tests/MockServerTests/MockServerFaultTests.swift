@@ -169,4 +169,11 @@ final class MockServerFaultTests: ServerTestCase {
         XCTAssertEqual(Curl.run(server.url("/")).exitCode, 52)
         XCTAssertEqual(Curl.run(server.url("/")).exitCode, 52)
     }
+    func testARequestBodyFaultFromTheDispatcherClosesWithNoReply() throws {
+        let server = try makeServer()
+        server.dispatcher = MockDispatcher { _ in MockResponse(fault: .resetAfterRequestBodyBytes(1)) }
+
+        XCTAssertEqual(Curl.run(server.url("/"), ["-d", "x"]).exitCode, 56)
+        XCTAssertEqual(try server.takeRequest().bodyText, "x")
+    }
 }

@@ -234,6 +234,28 @@ final class MockServerHTTPTests: ServerTestCase {
         XCTAssertGreaterThan(server.journal.count, 1)
     }
 
+    func testTakeRequestAfterShutdownThrowsShutDownAtOnce() throws {
+        let server = try makeServer()
+        server.shutdown()
+
+        let start = Date()
+        XCTAssertThrowsError(try server.takeRequest(timeout: .seconds(5))) { error in
+            XCTAssertEqual(error as? MockServerError, .shutDown)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+    }
+
+    func testWithoutRecordingRequestsTheJournalStillCountsThem() throws {
+        let server = try MockServer(recordsRequests: false)
+        defer { server.shutdown() }
+        server.enqueue(MockResponse())
+
+        XCTAssertEqual(Curl.run(server.url("/")).status, 200)
+
+        XCTAssertEqual(closedRecord(server)?.requestCount, 1)
+        XCTAssertThrowsError(try server.takeRequest(timeout: .milliseconds(50)))
+    }
+
     private func rawExchange(_ server: MockServer, _ request: String) throws -> String {
         String(decoding: try RawClient.exchange(port: server.port, Array(request.utf8)), as: UTF8.self)
     }

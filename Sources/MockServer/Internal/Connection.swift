@@ -298,8 +298,8 @@ final class Connection {
             method: head.method, target: head.target, path: head.path, version: head.version,
             headers: head.fields.map { (name: $0.name, value: $0.value) }, body: Data(body), chunkSizes: chunkSizes,
             connectionIndex: index, exchangeIndex: exchange, sniName: sniName, tlsVersion: tlsVersion, failure: failure)
-        flushBytes()
-        core.record(request)
+        core.record(request, bytesReceived: unreportedBytes)
+        unreportedBytes = 0
         return request
     }
 
@@ -321,6 +321,11 @@ final class Connection {
         case .closeWithNoReply?, .closeAtAccept?, .closeAfterClientHello?, .closeBeforeReadingRequest?:
             return finish(by: .server, kind: .fin)
         case .resetWithNoReply?, .resetAtAccept?, .resetAfterClientHello?:
+            return finish(by: .server, kind: .reset)
+        case .closeAfterRequestBodyBytes?:
+            // From a dispatcher, which only runs once the body was read: the nearest effect is no reply.
+            return finish(by: .server, kind: .fin)
+        case .resetAfterRequestBodyBytes?:
             return finish(by: .server, kind: .reset)
         case .garbageThenClose(let garbage)?:
             _ = write(Array(garbage))
@@ -362,13 +367,6 @@ final class Connection {
 
     private func note(_ fault: MockFault) {
         core.updateConnection(index) { $0.fault = fault }
-    }
-
-    private func flushBytes() {
-        guard unreportedBytes > 0 else { return }
-        let bytes = unreportedBytes
-        unreportedBytes = 0
-        core.updateConnection(index) { $0.applicationBytesReceived += bytes }
     }
 
     /// The read side ended: the client closed or reset, unless shutdown woke the read.

@@ -157,7 +157,8 @@ final class MockServerFaultTests: ServerTestCase {
         server.enqueue(MockResponse(fault: .resetAtAccept))
         server.enqueue(MockResponse(body: Data("ok".utf8)))
 
-        XCTAssertEqual(Curl.run(server.url("/")).exitCode, 56)
+        // The RST can land while curl still counts the TCP connect as in progress (7) or after it (56).
+        XCTAssertTrue([7, 56].contains(Curl.run(server.url("/")).exitCode))
         XCTAssertEqual(Curl.run(server.url("/")).body, "ok")
         XCTAssertEqual(server.journal.map(\.fault), [.resetAtAccept, nil])
     }

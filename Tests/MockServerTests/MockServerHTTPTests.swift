@@ -256,6 +256,39 @@ final class MockServerHTTPTests: ServerTestCase {
         XCTAssertThrowsError(try server.takeRequest(timeout: .milliseconds(50)))
     }
 
+    func testAMalformedChunkedRequestBodyGets400() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse())
+
+        let reply = try rawExchange(server, "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
+
+        XCTAssertTrue(reply.hasPrefix("HTTP/1.1 400"), reply)
+        XCTAssertEqual(try server.takeRequest().failure, "malformed chunk size line")
+    }
+
+    func testPipelinedRequestsAreAnsweredInOrderOnOneConnection() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("1".utf8)))
+        server.enqueue(MockResponse(body: Data("2".utf8), closeConnection: true))
+
+        let reply = try rawExchange(server, "GET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 1\r\n\r\nx")
+
+        XCTAssertTrue(reply.hasSuffix("\r\n\r\n2"), reply)
+        XCTAssertEqual(reply.components(separatedBy: "HTTP/1.1 200").count - 1, 2)
+        XCTAssertEqual(try server.takeRequest().path, "/a")
+        XCTAssertEqual(try server.takeRequest().exchangeIndex, 1)
+    }
+
+    func testInformationalResponsesAreSkippedByTheClient() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("final".utf8)).with { $0.informational = [MockResponse(status: 103)] })
+
+        let result = Curl.run(server.url("/"))
+
+        XCTAssertEqual(result.status, 200)
+        XCTAssertEqual(result.body, "final")
+    }
+
     private func rawExchange(_ server: MockServer, _ request: String) throws -> String {
         String(decoding: try RawClient.exchange(port: server.port, Array(request.utf8)), as: UTF8.self)
     }

@@ -144,6 +144,21 @@ final class MockServerTLSTests: ServerTestCase {
         XCTAssertEqual(result.body, "whole")
     }
 
+    func testCloseWithoutCloseNotifySkipsTheAlertThatANormalCloseSends() throws {
+        for fault in [MockFault?.none, .closeWithoutCloseNotify] {
+            let server = try makeTLSServer()
+            server.enqueue(MockResponse(body: Data("whole".utf8), closeConnection: true, fault: fault))
+
+            let output = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-ign_eof", "-quiet"],
+                                         stdin: Data("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+
+            XCTAssertTrue(output.stdout.hasSuffix("whole"), output.stdout)
+            // s_client reports a TCP close that no close_notify preceded as an unexpected EOF, and fails.
+            XCTAssertEqual(output.stderr.contains("unexpected eof"), fault != nil, output.stderr)
+            XCTAssertEqual(output.status, fault == nil ? 0 : 1)
+        }
+    }
+
     func testAResponseFaultOverTLSIsSeenByTheClient() throws {
         let server = try makeTLSServer()
         server.enqueue(MockResponse(fault: .closeWithNoReply))

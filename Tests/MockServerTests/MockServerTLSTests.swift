@@ -89,6 +89,20 @@ final class MockServerTLSTests: ServerTestCase {
         XCTAssertEqual(try server.takeRequest().tlsVersion, "TLSv1.2")
     }
 
+    func testALegacyTLS11OnlyServerNegotiatesTLS11AndCurlRefusesIt() throws {
+        let files = TestCertificates.shared
+        let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                                               minimumVersion: .tls10, maximumVersion: .tls11))
+
+        let legacy = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
+                                     stdin: Data())
+        let modern = curlTLS(server)
+
+        XCTAssertTrue(legacy.stdout.contains("Protocol  : TLSv1.1"), legacy.stdout)
+        XCTAssertEqual(modern.exitCode, 35, modern.stderr)
+        XCTAssertEqual(closedRecord(server, 1)?.closedBy, .client)
+    }
+
     func testCloseAtAcceptFailsTheTLSConnect() throws {
         let server = try makeTLSServer()
         server.enqueue(.fault(.closeAtAccept))

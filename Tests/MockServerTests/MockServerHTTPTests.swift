@@ -198,6 +198,14 @@ final class MockServerHTTPTests: ServerTestCase {
         XCTAssertEqual(Curl.run(server.url("/"), maxTime: 1).exitCode, 7, "nothing listens after shutdown")
     }
 
+    func testDroppingTheLastReferenceShutsTheServerDown() throws {
+        var server: MockServer? = try MockServer()
+        let url = server!.url("/")
+        server = nil
+
+        XCTAssertEqual(Curl.run(url, maxTime: 1).exitCode, 7, "nothing listens once the server is released")
+    }
+
     func testShutdownUnblocksAStalledConnectionPromptly() throws {
         let server = try makeServer()
         server.enqueue(MockResponse(fault: .stallAfterRequest))

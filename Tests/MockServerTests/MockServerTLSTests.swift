@@ -103,6 +103,34 @@ final class MockServerTLSTests: ServerTestCase {
         XCTAssertEqual(closedRecord(server, 1)?.closedBy, .client)
     }
 
+    func testShutdownUnblocksAConnectionWaitingForAClientHello() throws {
+        let server = try makeTLSServer()
+        let fd = try RawClient.connectIdle(port: server.port)
+        defer { close(fd) }
+        try server.waitForConnections(1, timeout: .seconds(2))
+
+        let start = Date()
+        let report = server.shutdown()
+
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertEqual(report.openConnections, 1)
+        XCTAssertEqual(report.unfinishedConnections, 0)
+        XCTAssertEqual(server.journal.first?.closedBy, .server)
+    }
+
+    func testManyConcurrentTLSConnectionsAreAllServed() throws {
+        let server = try makeTLSServer()
+        server.dispatcher = MockDispatcher { request in MockResponse(body: Data(request.path.utf8)) }
+        let urls = (0..<40).map { server.url("/\($0 % 10)").absoluteString }
+
+        let result = TestProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", TestCertificates.shared.root,
+                                                       "--parallel", "--parallel-max", "16"] + urls)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.count, 80)
+        XCTAssertTrue(server.journal.allSatisfy { $0.handshake == .succeeded })
+    }
+
     func testCloseAtAcceptFailsTheTLSConnect() throws {
         let server = try makeTLSServer()
         server.enqueue(.fault(.closeAtAccept))

@@ -119,4 +119,18 @@ struct CancellationTests {
             guard case Network.URLSessionError.cancelled = error else { Issue.record("expected .cancelled, got \(error)"); return }
         }
     }
+
+    @Test("finishFetchesAndInvalidateSession lets fetches in flight finish and cancels later ones")
+    func invalidateLetsInFlightFinish() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data("late".utf8), headDelay: .milliseconds(200)))
+        let recorder = Recorder<FetchResult>()
+        harness.stack.fetch(resource: harness.resource()) { recorder.record($0) }
+        _ = try harness.server.takeRequest()
+        harness.stack.finishFetchesAndInvalidateSession()
+        let later = Recorder<FetchResult>()
+        harness.stack.fetch(resource: harness.resource()) { later.record($0) }
+        #expect(isCancelled(later.next()))
+        #expect(recorder.next()?.success?.value == Data("late".utf8))
+    }
 }

@@ -52,6 +52,16 @@ final class FetchEngine: Sendable {
         return handle
     }
 
+    /// Refuses new fetches (they complete with `.cancelled`), lets those in flight finish, then stops the
+    /// transport thread.
+    func invalidate() {
+        let idle = registry.withLock { registry -> Bool in
+            registry.invalidated = true
+            return registry.fetches.isEmpty
+        }
+        if idle { loop.stop() }
+    }
+
     /// Completes every fetch in flight with `.cancelled`, refuses new ones, and stops the transport thread.
     func shutDown() {
         let fetches = registry.withLock { registry -> [FetchState] in
@@ -80,7 +90,13 @@ final class FetchEngine: Sendable {
     }
 
     private func unregister(_ state: FetchState) {
-        registry.withLock { _ = $0.fetches.removeValue(forKey: ObjectIdentifier(state)) }
+        let drained = registry.withLock { registry -> Bool in
+            registry.fetches.removeValue(forKey: ObjectIdentifier(state))
+            return registry.invalidated && registry.fetches.isEmpty
+        }
+        // After `invalidate()`, the last fetch to finish stops the transport thread; its completion has already
+        // been queued there, and the loop runs queued jobs before it exits.
+        if drained { loop.stop() }
     }
 
     /// Where completions run: the configured queue, else the transport thread (inline when already there).

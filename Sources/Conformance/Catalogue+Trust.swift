@@ -62,6 +62,8 @@ extension Catalogue {
     private static var handlerContract: [ConformanceCase] {
         let section = "AuthenticationChallengeHandler; spec decision 10"
         let root = ["roots/root-a.pem"]
+        // Pins come from the manifest, so regenerated fixtures never stale the catalogue.
+        let ec256 = (try? FixtureCatalogue.locate())?.scenario("valid-ec256")
         return [
             ConformanceCase(
                 id: "trust.handler.sees-served-and-verified-chains", title: "the handler sees the host, the served chain, and the verified chain with the root the server did not send",
@@ -69,8 +71,8 @@ extension Catalogue {
                 requires: [.serverTrustChallenge], server: .tls("valid-ec256", ok()), stack: StackSetup(handler: .scripted(.performDefaultHandling)),
                 expected: Expectation(success(), checks: [.challenges(1), .challenge(
                     host: "localhost",
-                    servedPins: ["uM+5jitvtMHB/bNIgWMG2MtfZaiADHwleqJGu+LxAv4=", "wuSKlFmpPeT7PHdwUeF2OLrBQZ6WHXK/n4xH18+OIic="],
-                    verifiedPins: ["uM+5jitvtMHB/bNIgWMG2MtfZaiADHwleqJGu+LxAv4=", "wuSKlFmpPeT7PHdwUeF2OLrBQZ6WHXK/n4xH18+OIic=", "AzUndUJxV2aOk4+PbTXDXaQrwxpL5FuQNipi6jE3wvo="])])),
+                    servedPins: [ec256?.pin("leaf") ?? "?", ec256?.pin("intermediate-1") ?? "?"],
+                    verifiedPins: ec256?.verifiedChainPins ?? ["?"])])),
             ConformanceCase(
                 id: "trust.handler.refusal-leaks-nothing", title: "a handler's refusal fails with serverCertificateUntrusted and no request byte reaches the server",
                 section: section, explanation: "The handler refuses a valid chain: url(serverCertificateUntrusted) with the handler's reason, and the server's journal shows zero application bytes.",

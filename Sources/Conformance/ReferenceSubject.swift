@@ -14,16 +14,12 @@ public struct ReferenceSubject: ConformanceSubject {
         return "Network.URLSessionNetworkStack (Reference module) on \(versions.openSSL), libcurl \(versions.libcurl.split(separator: " ").first.map(String.init) ?? "")"
     }
 
-    public var unsupportedFeatures: [SubjectFeature: String] {
-        // Non-localhost host names need CURLOPT_RESOLVE, which the pinning branch adds to the configuration.
-        [.resolveOverrides: "Configuration.resolveOverrides is not on main yet"]
-    }
-
     public func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
         configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
         configuration.verificationTime = environment.verificationTime
+        configuration.resolveOverrides = environment.resolveOverrides
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

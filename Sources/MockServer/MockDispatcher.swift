@@ -2,6 +2,11 @@
 ///
 /// The closure runs on the connection's thread, possibly on several connections at once, so it must be
 /// `@Sendable` and keep its own state under a lock.
+///
+/// The dispatcher sees each request after its body was read, so request-body faults it returns cannot cut the
+/// upload short: ``MockFault/closeAfterRequestBodyBytes(_:)`` and ``MockFault/resetAfterRequestBodyBytes(_:)``
+/// then close or reset with no reply, and ``MockFault/answerWithoutReadingBody`` answers normally. Script those
+/// faults through the queue (``MockServer/enqueue(_:)``), which is consulted as soon as the head arrives.
 public struct MockDispatcher: Sendable {
     /// Returns the response for a recorded request (the body already read).
     public let dispatch: @Sendable (RecordedRequest) -> MockResponse

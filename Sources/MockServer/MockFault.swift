@@ -11,6 +11,8 @@ import Foundation
 ///   (the queue's head, or ``MockDispatcher``'s `connectionFault` closure). If that response carries one of these
 ///   faults, it is consumed by the connection and the fault fires; otherwise it stays queued for a request.
 ///   On a plain-HTTP server the ClientHello faults fire after the first bytes the client sends.
+///   A response that reaches a request instead (queued behind it on a reused connection, or returned by a
+///   dispatcher) performs the nearest effect at response time: close, reset or stall with no reply.
 /// - **Before reading a request** (``closeBeforeReadingRequest``): checked the same way before each request on a
 ///   connection, so it can hit a reused keep-alive connection.
 /// - **While reading the request body** (`…AfterRequestBodyBytes`, ``answerWithoutReadingBody``).

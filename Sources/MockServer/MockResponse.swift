@@ -40,6 +40,13 @@ public struct MockResponse: Sendable {
     public var closeConnection: Bool
     /// A misbehaviour to perform instead of, or while, sending this response.
     public var fault: MockFault?
+    /// Send the body with neither `Content-Length` nor chunked encoding, ended by closing the connection
+    /// (HTTP/1.0 style). With ``MockFault/closeWithoutCloseNotify`` a TLS client cannot tell the end from a
+    /// truncation. Set it with ``with(_:)``.
+    public var closeDelimited: Bool = false
+    /// Interim `1xx` responses sent before this one (only their status, reason and headers are used), such as
+    /// `103 Early Hints`. Set it with ``with(_:)``.
+    public var informational: [MockResponse] = []
 
     /// Creates a response.
     ///

@@ -55,8 +55,10 @@ public final class MockServer: Sendable {
     ///   - tls: The TLS configuration, or `nil` for plain HTTP.
     ///   - bindAddress: An IPv4 or IPv6 literal to listen on (default `127.0.0.1`; `"::1"` for IPv6 loopback).
     ///   - port: The port, or 0 (default) for a kernel-assigned one.
+    ///   - recordsRequests: Keep every request for ``takeRequest(timeout:)`` (default). Turn it off for load
+    ///     tests, where nobody takes them and they would pile up; the journal still counts them.
     /// - Throws: ``MockServerError`` with code `bindFailed`, `invalidCertificate`, `invalidKey` or `tlsSetupFailed`.
-    public init(tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0) throws {
+    public init(tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true) throws {
         signal(SIGPIPE, SIG_IGN)
         let context = try tls.map { try TLSContext($0) }
         let listener = try Socket.listen(address: bindAddress, port: port)
@@ -64,7 +66,7 @@ public final class MockServer: Sendable {
         self.listenerFD = listener.fd
         self.bindAddress = bindAddress
         self.isTLS = tls != nil
-        let core = ServerCore(tls: context)
+        let core = ServerCore(tls: context, recordsRequests: recordsRequests)
         self.core = core
         core.threadStarted()
         let thread = Thread { [listenerFD = listener.fd] in
@@ -108,12 +110,13 @@ public final class MockServer: Sendable {
 
     /// Removes and returns the oldest recorded request, waiting for one until `timeout`.
     ///
-    /// - Throws: ``MockServerError`` `.timeout` when no request arrived in time.
+    /// - Throws: ``MockServerError`` `.timeout` when no request arrived in time, `.shutDown` when the server
+    ///   was shut down and no request is left.
     public func takeRequest(timeout: Duration = .seconds(5)) throws -> RecordedRequest {
-        guard let request = core.takeRequest(until: Date(timeIntervalSinceNow: timeout.seconds)) else {
+        guard let result = core.takeRequest(until: Date(timeIntervalSinceNow: timeout.seconds)) else {
             throw MockServerError(code: .timeout, message: "no request within \(timeout)")
         }
-        return request
+        return try result.get()
     }
 
     /// Waits until at least `count` connections have been accepted.

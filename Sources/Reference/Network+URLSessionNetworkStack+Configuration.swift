@@ -27,6 +27,13 @@ extension Network.URLSessionNetworkStack {
         /// Whether redirects are followed (at most 16), as `URLSession` does. On by default.
         public var followsRedirects = true
 
+        /// Addresses to use for given host names and ports instead of asking DNS, as libcurl's
+        /// `CURLOPT_RESOLVE` entries `"HOST:PORT:ADDRESS"` (e.g. `"api.example.test:8443:127.0.0.1"`).
+        ///
+        /// The request URL keeps its host name, so TLS sends it as SNI and certificates are checked (and
+        /// pinned) against it: tests reach a local server under any name this way. Empty by default.
+        public var resolveOverrides: [String] = []
+
         /// Creates the default configuration.
         public init() {}
     }

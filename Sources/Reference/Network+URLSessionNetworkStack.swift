@@ -76,10 +76,12 @@ extension Network {
             engine.fetch(resource: resource, completion: completion)
         }
 
-        /// Stops the stack: fetches in flight and later ones complete with ``URLSessionError/cancelled``, and the
-        /// transport thread exits. Releasing the stack does the same.
+        /// Lets the fetches in flight finish (retries included), then stops the transport thread; fetches started
+        /// afterwards complete at once with ``URLSessionError/cancelled``.
+        ///
+        /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
         public func finishFetchesAndInvalidateSession() {
-            engine.shutDown()
+            engine.invalidate()
         }
     }
 }

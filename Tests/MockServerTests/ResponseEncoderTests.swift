@@ -49,4 +49,14 @@ final class ResponseEncoderTests: XCTestCase {
         XCTAssertEqual(wire(MockResponse(body: Data("hi".utf8), fault: .http09Reply)), "hi")
         XCTAssertGreaterThanOrEqual(ResponseEncoder.encode(MockResponse(fault: .oversizedHead(100_000))).head.count, 100_000)
     }
+    func testACloseDelimitedBodyHasNoLengthAndClosesTheConnection() {
+        let response = MockResponse(body: Data("abc".utf8)).with { $0.closeDelimited = true }
+        XCTAssertEqual(wire(response), "HTTP/1.1 200 OK\r\n\r\nabc")
+        XCTAssertTrue(ResponseEncoder.encode(response).mustClose)
+    }
+
+    func testInformationalResponsesPrecedeTheFinalHead() {
+        let response = MockResponse().with { $0.informational = [MockResponse(status: 103, headers: [("Link", "</a>")])] }
+        XCTAssertEqual(wire(response), "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    }
 }

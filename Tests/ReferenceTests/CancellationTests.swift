@@ -109,7 +109,7 @@ struct CancellationTests {
     func asyncTaskCancellation() async throws {
         let harness = try Harness()
         harness.server.enqueue(.fault(.stallAfterRequest))
-        let task = Task { try await harness.stack.fetch(resource: harness.resource()) }
+        let task = Task(executorPreference: DispatchTaskExecutor()) { try await harness.stack.fetch(resource: harness.resource()) }
         _ = try harness.server.takeRequest()
         task.cancel()
         do {
@@ -118,5 +118,19 @@ struct CancellationTests {
         } catch {
             guard case Network.URLSessionError.cancelled = error else { Issue.record("expected .cancelled, got \(error)"); return }
         }
+    }
+
+    @Test("finishFetchesAndInvalidateSession lets fetches in flight finish and cancels later ones")
+    func invalidateLetsInFlightFinish() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data("late".utf8), headDelay: .milliseconds(200)))
+        let recorder = Recorder<FetchResult>()
+        harness.stack.fetch(resource: harness.resource()) { recorder.record($0) }
+        _ = try harness.server.takeRequest()
+        harness.stack.finishFetchesAndInvalidateSession()
+        let later = Recorder<FetchResult>()
+        harness.stack.fetch(resource: harness.resource()) { later.record($0) }
+        #expect(isCancelled(later.next()))
+        #expect(recorder.next()?.success?.value == Data("late".utf8))
     }
 }

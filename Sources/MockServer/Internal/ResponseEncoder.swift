@@ -22,7 +22,7 @@ enum ResponseEncoder {
         var fields = response.headers
         let hasFraming = fields.contains { isField($0.name, "content-length") || isField($0.name, "transfer-encoding") }
         let bodyless = (100..<200).contains(response.status) || response.status == 204 || response.status == 304
-        if !hasFraming, !bodyless {
+        if !hasFraming, !bodyless, !response.closeDelimited {
             if chunked {
                 fields.append((name: "Transfer-Encoding", value: "chunked"))
             } else if fault == .conflictingContentLength {
@@ -43,7 +43,7 @@ enum ResponseEncoder {
             let padding = max(0, size - head.utf8.count - "X-Oversized: \r\n\r\n".utf8.count)
             head += "X-Oversized: \(String(repeating: "a", count: padding))\r\n"
         }
-        var headBytes = Array(head.utf8)
+        var headBytes = response.informational.flatMap(interimHead) + Array(head.utf8)
         if fault != .headWithoutBlankLineThenClose { headBytes += Array("\r\n".utf8) }
 
         var body: [UInt8] = []
@@ -58,9 +58,15 @@ enum ResponseEncoder {
             .malformedChunkSize, .missingLastChunkThenClose, .closeWithoutCloseNotify:
             mustClose = true
         default:
-            mustClose = response.closeConnection
+            mustClose = response.closeConnection || response.closeDelimited
         }
         return Encoded(head: headBytes, body: body, mustClose: mustClose)
+    }
+
+    private static func interimHead(_ response: MockResponse) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(response.reason)\r\n"
+        for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
+        return Array((head + "\r\n").utf8)
     }
 
     static func chunkedBody(_ response: MockResponse) -> [UInt8] {

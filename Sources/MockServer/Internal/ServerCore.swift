@@ -9,6 +9,7 @@ import Foundation
 /// `deinit` and shuts everything down.
 final class ServerCore: @unchecked Sendable {
     let tls: TLSContext?
+    private let recordsRequests: Bool
     private let condition = NSCondition()
 
     // MARK: State guarded by `condition`
@@ -20,8 +21,9 @@ final class ServerCore: @unchecked Sendable {
     private var runningThreads = 0
     private var shuttingDown = false
 
-    init(tls: TLSContext?) {
+    init(tls: TLSContext?, recordsRequests: Bool) {
         self.tls = tls
+        self.recordsRequests = recordsRequests
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -98,15 +100,21 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Requests and journal
 
-    func record(_ request: RecordedRequest) {
+    /// Records a request and the connection's bytes read since the last report, in one lock round.
+    func record(_ request: RecordedRequest, bytesReceived: Int) {
         lockedAndBroadcast {
-            requests.append(request)
+            if recordsRequests { requests.append(request) }
             journal[request.connectionIndex].requestCount += 1
+            journal[request.connectionIndex].applicationBytesReceived += bytesReceived
         }
     }
 
-    func takeRequest(until deadline: Date) -> RecordedRequest? {
-        wait(until: deadline) { requests.isEmpty ? nil : requests.removeFirst() }
+    /// The oldest request; `.failure(.shutDown)` once shut down with nothing left, so callers stop waiting early.
+    func takeRequest(until deadline: Date) -> Result<RecordedRequest, MockServerError>? {
+        wait(until: deadline) {
+            if !requests.isEmpty { return .success(requests.removeFirst()) }
+            return shuttingDown ? .failure(MockServerError.shutDown) : nil
+        }
     }
 
     func waitForConnections(_ count: Int, until deadline: Date) -> Bool {

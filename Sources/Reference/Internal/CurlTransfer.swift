@@ -21,6 +21,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     let trust: TLSTrustContext
     private var completion: Completion?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// `CURLOPT_RESOLVE` entries; libcurl reads the list when the transfer starts, so it lives as long as the transfer.
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// The response head being collected; reset on each new status line (100 Continue, redirects).
@@ -35,7 +37,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
 
     private let cancelFlag = ManagedCancelFlag()
 
-    init(request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, loop: CurlMultiLoop, completion: @escaping Completion) {
+    init(
+        request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, resolveOverrides: [String] = [],
+        loop: CurlMultiLoop, completion: @escaping Completion
+    ) {
         self.loop = loop
         self.url = url
         self.trust = trust
@@ -43,11 +48,13 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         easy = curl_easy_init()
         configure(request: request, followsRedirects: followsRedirects)
+        configureResolveOverrides(resolveOverrides)
     }
 
     deinit {
         if let easy { curl_easy_cleanup(easy) }
         curl_slist_free_all(headerList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
@@ -110,6 +117,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         }
     }
 
+    private func configureResolveOverrides(_ entries: [String]) {
+        guard let easy, !entries.isEmpty else { return }
+        for entry in entries { resolveList = curl_slist_append(resolveList, entry) }
+        cshims_easy_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList)
+    }
+
     private func configureHeaders(_ request: URLRequest) {
         guard let easy else { return }
         let fields = request.allHTTPHeaderFields ?? [:]
@@ -118,7 +131,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             headerList = curl_slist_append(headerList, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
         // URLSession sends no `Expect: 100-continue`; libcurl would, for larger bodies.
-        if !fields.keys.contains(where: { $0.caseInsensitiveCompare("Expect") == .orderedSame }) {
+        if !fields.keys.contains(where: { $0.utf8.count == 6 && $0.lowercased() == "expect" }) {
             headerList = curl_slist_append(headerList, "Expect:")
         }
         cshims_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList)
@@ -148,16 +161,16 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     }
 
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        guard let line = String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) else { return }
-        if line.hasPrefix("HTTP/") {
+        // Parsed on bytes: Foundation's string trimming costs more than the rest of a request.
+        if bytes.starts(with: "HTTP/".utf8) {
             headerFields = []
             body = nil
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespacesAndNewlines)
-        headerFields.append((name, value))
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = bytes[..<colon].trimmingHTTPWhitespace()
+        let value = bytes[(colon + 1)...].trimmingHTTPWhitespace()
+        headerFields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
 
     // MARK: Completion (loop thread)
@@ -169,9 +182,14 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         }
         var status = 0
         cshims_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        var effective: UnsafePointer<CChar>?
-        cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? url
+        var redirects = 0
+        cshims_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+        var finalURL = url
+        if redirects > 0 {  // parsing a URL is not free: only a redirect changes it
+            var effective: UnsafePointer<CChar>?
+            cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective)
+            finalURL = effective.flatMap { URL(string: String(cString: $0)) } ?? url
+        }
         var version = 0
         cshims_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         var fields: [String: String] = [:]
@@ -242,4 +260,15 @@ private let curlHeaderCallback: curl_write_callback = { pointer, size, count, us
     Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
         .receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length))
     return length
+}
+
+extension Slice where Base == UnsafeRawBufferPointer {
+    /// The bytes without leading and trailing spaces, tabs, CR and LF.
+    fileprivate func trimmingHTTPWhitespace() -> Slice<UnsafeRawBufferPointer> {
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else {
+            return self[startIndex..<startIndex]
+        }
+        return self[first...last]
+    }
 }

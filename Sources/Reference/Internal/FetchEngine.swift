@@ -52,6 +52,16 @@ final class FetchEngine: Sendable {
         return handle
     }
 
+    /// Refuses new fetches (they complete with `.cancelled`), lets those in flight finish, then stops the
+    /// transport thread.
+    func invalidate() {
+        let idle = registry.withLock { registry -> Bool in
+            registry.invalidated = true
+            return registry.fetches.isEmpty
+        }
+        if idle { loop.stop() }
+    }
+
     /// Completes every fetch in flight with `.cancelled`, refuses new ones, and stops the transport thread.
     func shutDown() {
         let fetches = registry.withLock { registry -> [FetchState] in
@@ -82,7 +92,13 @@ final class FetchEngine: Sendable {
     }
 
     private func unregister(_ state: FetchState) {
-        registry.withLock { _ = $0.fetches.removeValue(forKey: ObjectIdentifier(state)) }
+        let drained = registry.withLock { registry -> Bool in
+            registry.fetches.removeValue(forKey: ObjectIdentifier(state))
+            return registry.invalidated && registry.fetches.isEmpty
+        }
+        // After `invalidate()`, the last fetch to finish stops the transport thread; its completion has already
+        // been queued there, and the loop runs queued jobs before it exits.
+        if drained { loop.stop() }
     }
 
     /// Where completions run: the configured queue, else the transport thread (inline when already there).
@@ -125,7 +141,8 @@ final class FetchEngine: Sendable {
             }
             return DummyCancelable()
         }
-        let transfer = CurlTransfer(request: request, url: url, trust: trust, followsRedirects: configuration.followsRedirects, loop: loop) { [self] result in
+        let transfer = CurlTransfer(request: request, url: url, trust: trust, followsRedirects: configuration.followsRedirects,
+            resolveOverrides: configuration.resolveOverrides, loop: loop) { [self] result in
             handle(result, request: request, resource: resource, state: state, taskIdentifier: taskIdentifier, started: started)
         }
         loop.submit(transfer)

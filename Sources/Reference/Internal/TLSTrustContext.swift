@@ -154,14 +154,17 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     if let time = context.verificationTime {
         X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970))
     }
-    if isIPAddress(connection.host) {
-        X509_VERIFY_PARAM_set1_ip_asc(parameters, connection.host)
-    } else {
-        // RFC 6125: a certificate without a DNS subjectAltName never matches by its common name.
-        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
-        X509_VERIFY_PARAM_set1_host(parameters, connection.host, 0)
+    // The host name is checked after the chain, not through the verification parameters: OpenSSL checks a
+    // parameter host before signatures and dates and stops at the first error, so a host-name failure would
+    // hide whether the rest held. Checked last, `.hostnameMismatch` means "everything else was verified",
+    // which is what a handler that waives the host check (TrustManager's `sslValidateHostName = false`) needs.
+    var verified = X509_verify_cert(store) == 1
+    if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)) {
+        X509_STORE_CTX_set_error_depth(store, 0)
+        X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
+        X509_STORE_CTX_set_error(store, isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+        verified = false
     }
-    let verified = X509_verify_cert(store) == 1
     let standard: Result<Void, ChainValidationFailure> = verified ? .success(()) : .failure(ChainValidationFailure(store: store))
     connection.transfer?.verifiedInHandshake = true
     let accepted = context.decide(
@@ -172,6 +175,15 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     // libcurl reads the verify result after the handshake, so it must agree with the decision.
     X509_STORE_CTX_set_error(store, accepted ? X509_V_OK : (verified ? X509_V_ERR_APPLICATION_VERIFICATION : X509_STORE_CTX_get_error(store)))
     return accepted ? 1 : 0
+}
+
+/// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.
+private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
+    guard let leaf else { return false }
+    if isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
+    // `example.test.` is the fully qualified form of `example.test`; certificates name the latter.
+    let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+    return X509_check_host(leaf, name, name.utf8.count, flags, nil) == 1
 }
 
 /// Re-checks a reused connection before each request; a refusal aborts with no request byte sent.

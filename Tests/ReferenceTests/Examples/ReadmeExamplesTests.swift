@@ -1,0 +1,58 @@
+// The README's examples, compiled and run. Keep the two in step: each block below is copied into README.md.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Reference
+import Testing
+
+@Suite("README examples", .timeLimit(.minutes(1)))
+struct ReadmeExamplesTests {
+
+    @Test("fetching with a pinned stack, script/run/verify with the MockServer")
+    func readmeTour() async throws {
+        let certificates = Fixtures.certificates.path
+        let intermediatePin = Fixtures.pin("valid-ec256", role: "intermediate-1")
+        let backupPin = Manifest.scenario("backup-key").keyPin!
+
+        // README: script
+        let server = try MockServer(tls: .init(identity: .init(
+            chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
+        server.enqueue(MockResponse(status: 503))
+        server.enqueue(MockResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"name":"pinned"}"#.utf8)))
+
+        // README: the stack
+        let evaluator = try ServerTrustEvaluator(configuration: .init(
+            pinningPolicies: [try .init(
+                domainName: "localhost",
+                includeSubdomains: false,
+                expirationDate: .distantFuture,
+                pinnedHashes: [intermediatePin, backupPin],
+                enforceBackupPin: true)],
+            certificateCheckingOrder: .leafToRoot,
+            allowNotPinnedDomains: false,
+            allowExpiredDomainPolicies: false))
+
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        configuration.trustRoots = try .only(pemFiles: ["\(certificates)/roots/root-a.pem"])
+        let network = Network.URLSessionNetworkStack(
+            configuration: configuration,
+            authenticationChallengeHandler: evaluator,
+            retryQueue: DispatchQueue(label: "network.retry"))
+
+        // README: run
+        struct Repo: Decodable, Sendable { var name: String }
+        let resource = Network.URLSessionResource(
+            baseRequestMaking: .init { handler in handler(.success(URLRequest(url: server.url("/repo")))) },
+            interceptors: [Network.URLSessionRetryPolicy.maxRetries(2)])
+        let repo = try await network.fetchAndDecode(resource: resource, decoding: .json(Repo.self))
+        #expect(repo.value.name == "pinned")
+
+        // README: verify
+        let first = try server.takeRequest()
+        #expect(first.path == "/repo")
+        #expect(server.journal.count == 1)                  // one TLS connection, reused for the retry
+        #expect(server.journal[0].requestCount == 2)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Reference
+import Testing
+
+/// Runs a command and returns its standard output.
+private func run(_ command: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// The URLError code standard validation gives for a manifest's expected outcome.
+private func expectedCode(_ expected: String) -> URLError.Code? {
+    switch expected {
+    case "valid": return nil
+    case "expired": return .serverCertificateHasBadDate
+    case "not-yet-valid": return .serverCertificateNotYetValid
+    default: return .serverCertificateUntrusted
+    }
+}
+
+@Suite("The certificate catalogue", .timeLimit(.minutes(2)))
+struct FixtureCatalogueTests {
+
+    static let certificates = Manifest.chainScenarios.flatMap { scenario in scenario.certificates.map { (scenario.name, $0) } }
+
+    @Test("every pin agrees three ways: the stack's own computation, network.md's openssl pipeline, the manifest",
+          arguments: certificates.map { "\($0.0)/\($0.1.role)" })
+    func pinsAgree(certificate: String) throws {
+        let (scenario, entry) = Self.certificates.first { "\($0.0)/\($0.1.role)" == certificate }!
+        let path = Fixtures.path(entry.file)
+        let swift = try ServerCertificate.certificates(pemFile: path).first?.spkiSHA256
+        let pipeline = try run("openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl enc -base64")
+        #expect(swift == entry.pin, "\(scenario)")
+        #expect(pipeline == entry.pin, "\(scenario)")
+    }
+
+    @Test("openssl verify gives each scenario the manifest's expected outcome")
+    func opensslVerifyAgrees() throws {
+        let root = Fixtures.certificates.deletingLastPathComponent().deletingLastPathComponent()
+        let output = try run("'\(root.path)/Scripts/check-fixtures' 2>&1 | tail -1")
+        #expect(output.hasSuffix(" 0 failed"), "\(output)")
+    }
+
+    static let servable = Manifest.chainScenarios
+
+    @Test("the stack, trusting the scenario's roots, gets the expected standard-validation outcome",
+          arguments: servable.map(\.name))
+    func stackOutcome(name: String) throws {
+        let scenario = Manifest.scenario(name)
+        let server = try MockServer(tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path(scenario.key!))))
+        server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        configuration.trustRoots = try .only(pemFiles: scenario.trust.map(Fixtures.path))
+        configuration.resolveOverrides = ["\(scenario.host):\(server.port):127.0.0.1"]
+        let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
+        var url = URLComponents(url: server.url(), resolvingAgainstBaseURL: false)!
+        url.host = scenario.host
+        let request = URLRequest(url: url.url!)
+        let recorder = Recorder<Result<Network.Value<Data, URLResponse>, Network.URLSessionError>>()
+        stack.fetch(resource: .init(baseRequestMaking: .init { $0(.success(request)) })) { recorder.record($0) }
+        let result = try #require(recorder.next())
+        switch (expectedCode(scenario.expected), result) {
+        case (nil, .success):
+            break
+        case (let code?, .failure(.url(let error))):
+            #expect(error.code == code, "\(error.transportFailure.map(String.init(describing:)) ?? "")")
+        default:
+            Issue.record("expected \(scenario.expected), got \(result)")
+        }
+    }
+}

@@ -102,4 +102,23 @@ struct TransportFailureTests {
         #expect(error.code == .serverCertificateUntrusted)
         #expect(error.transportFailure?.chainValidationFailure?.kind == .hostnameMismatch)
     }
+
+    @Test("a malformed chunked body is badServerResponse")
+    func malformedChunk() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, body: Data("hello".utf8), chunked: [5], fault: .malformedChunkSize))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
+    }
+
+    @Test("a 101 Switching Protocols nobody asked for is badResponse, without interceptors or retries")
+    func switchingProtocolsIsBadResponse() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 200, fault: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8))))
+        let interceptor = RecordingInterceptor(actions: [.retry])
+        guard case .badResponse(let response as HTTPURLResponse)? = harness.fetch(harness.resource(interceptors: [interceptor])).failure else {
+            Issue.record("expected badResponse"); return
+        }
+        #expect(response.statusCode == 101)
+        #expect(interceptor.hooks() == ["make", "scheduled"])
+    }
 }

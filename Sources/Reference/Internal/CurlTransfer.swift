@@ -13,7 +13,17 @@ import FoundationNetworking
 /// there), hence `@unchecked Sendable`.
 final class CurlTransfer: Cancelable, @unchecked Sendable {
 
-    typealias Completion = @Sendable (Result<(HTTPURLResponse, Data?), URLError>) -> Void
+    /// How an exchange ended.
+    enum Outcome: Sendable {
+        /// A final response, with its body (`nil` when no body byte arrived).
+        case response(HTTPURLResponse, Data?)
+        /// Only a `101 Switching Protocols` head arrived, then the connection ended: there is no HTTP response.
+        case interimOnly(HTTPURLResponse)
+        /// The transport failed.
+        case failure(URLError)
+    }
+
+    typealias Completion = @Sendable (Outcome) -> Void
 
     private(set) var easy: UnsafeMutableRawPointer?
     private let loop: CurlMultiLoop
@@ -27,6 +37,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
 
     /// The response head being collected; reset on each new status line (100 Continue, redirects).
     private var headerFields: [(String, String)] = []
+    /// The status of the last status line seen.
+    private var lastStatus = 0
     /// The body; `nil` until the first byte arrives, which is how "no body" differs from "empty body".
     private var body: Data?
 
@@ -165,6 +177,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         if bytes.starts(with: "HTTP/".utf8) {
             headerFields = []
             body = nil
+            lastStatus = Self.statusCode(ofStatusLine: bytes)
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
@@ -176,12 +189,25 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     // MARK: Completion (loop thread)
 
     func complete(code: CURLcode) {
+        // A 101 the request never asked for: the server left HTTP, and no response to the request will come.
+        if code != CURLE_OK, lastStatus == 101, let interim = makeResponse(status: lastStatus) {
+            finish(.interimOnly(interim))
+            return
+        }
         guard code == CURLE_OK else {
             finish(.failure(makeURLError(code: code)))
             return
         }
         var status = 0
         cshims_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard let response = makeResponse(status: status) else {
+            finish(.failure(URLError(.badServerResponse, failure: TransportFailure(library: "libcurl", code: 0, message: "no HTTP response"), url: url)))
+            return
+        }
+        finish(.response(response, body))
+    }
+
+    private func makeResponse(status: Int) -> HTTPURLResponse? {
         var redirects = 0
         cshims_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
         var finalURL = url
@@ -196,11 +222,15 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         for (name, value) in headerFields {
             if let existing = fields[name] { fields[name] = existing + ", " + value } else { fields[name] = value }
         }
-        guard let response = HTTPURLResponse(url: finalURL, statusCode: status, httpVersion: httpVersionString(version), headerFields: fields) else {
-            finish(.failure(URLError(.badServerResponse, failure: TransportFailure(library: "libcurl", code: 0, message: "no HTTP response"), url: url)))
-            return
-        }
-        finish(.success((response, body)))
+        return HTTPURLResponse(url: finalURL, statusCode: status, httpVersion: httpVersionString(version), headerFields: fields)
+    }
+
+    /// The three-digit code after the protocol of a status line (`HTTP/1.1 101 Switching Protocols`), or 0.
+    private static func statusCode(ofStatusLine line: UnsafeRawBufferPointer) -> Int {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")), space + 3 < line.count else { return 0 }
+        let digits = line[(space + 1)...(space + 3)]
+        guard digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return 0 }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     func complete(addFailure code: CURLMcode) {
@@ -212,7 +242,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         finish(.failure(URLError(.cancelled, failure: TransportFailure(library: "libcurl", code: 0, message: "cancelled"), url: url)))
     }
 
-    private func finish(_ result: Result<(HTTPURLResponse, Data?), URLError>) {
+    private func finish(_ result: Outcome) {
         guard let completion else { return }
         self.completion = nil
         body = nil

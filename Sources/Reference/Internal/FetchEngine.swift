@@ -152,7 +152,7 @@ final class FetchEngine: Sendable {
     // MARK: Outcomes (transport thread)
 
     private func handle(
-        _ result: Result<(HTTPURLResponse, Data?), URLError>,
+        _ result: CurlTransfer.Outcome,
         request: URLRequest, resource: Network.URLSessionResource, state: FetchState,
         taskIdentifier: Int, started: ContinuousClock.Instant
     ) {
@@ -164,7 +164,13 @@ final class FetchEngine: Sendable {
             logger.debug("request failed", metadata: ["method": "\(method)", "url": "\(request.url?.absoluteString ?? "")", "error": "\(error.code.rawValue)", "elapsed": "\(elapsed)"])
             failed(.url(error), data: nil, response: nil, request: request, resource: resource, state: state, taskIdentifier: taskIdentifier)
 
-        case .success(let (response, data)):
+        case .interimOnly(let response):
+            // No HTTP response answers the request: like Alicerce's missing response, this skips the
+            // interceptors and is never retried.
+            logger.debug("no final response", metadata: ["method": "\(method)", "url": "\(request.url?.absoluteString ?? "")", "interim status": "\(response.statusCode)"])
+            complete(state, with: .failure(.badResponse(response)))
+
+        case .response(let response, let data):
             logger.debug("request completed", metadata: ["method": "\(method)", "url": "\(request.url?.absoluteString ?? "")", "status": "\(response.statusCode)", "elapsed": "\(elapsed)"])
             let status = HTTP.StatusCode(response.statusCode)
             guard case .success = status else {

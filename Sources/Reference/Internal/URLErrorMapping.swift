@@ -32,6 +32,8 @@ enum URLErrorMapping {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_ISSUER_ERROR,
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE:
             return .serverCertificateUntrusted
+        case CURLE_RECV_ERROR where failure.message.localizedCaseInsensitiveContains("chunk"):
+            return .badServerResponse  // a malformed chunked body is a bad reply, not a lost connection
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .networkConnectionLost
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP3: return .badServerResponse

@@ -6,7 +6,8 @@ import Foundation
 /// responses, and "fail every connection" is a dispatcher that always returns the faulty response.
 ///
 /// Faults fire at one of four moments:
-/// - **At accept** and **after ClientHello** (`…AtAccept`, `…AfterClientHello`, ``plaintextReplyToClientHello``):
+/// - **At accept** and **after ClientHello** (`…AtAccept`, `…AfterClientHello`, ``plaintextReplyToClientHello``,
+///   ``fatalAlertAfterClientHello``):
 ///   no request exists yet, so when a connection is accepted the server looks at the **next scripted response**
 ///   (the queue's head, or ``MockDispatcher``'s `connectionFault` closure). If that response carries one of these
 ///   faults, it is consumed by the connection and the fault fires; otherwise it stays queued for a request.
@@ -38,6 +39,13 @@ public enum MockFault: Sendable, Hashable {
     case stallAfterClientHello
     /// Read the client's first TLS record, answer with a plain-text `HTTP/1.1 400` response, then close.
     case plaintextReplyToClientHello
+    /// Read the client's first TLS record, answer with a TLS fatal alert record, `handshake_failure` (40), then close
+    /// (FIN, no `close_notify`).
+    ///
+    /// The alert is written as raw bytes, outside OpenSSL: `15 03 03 00 02 02 28` (content type alert, record version
+    /// TLS 1.2, length 2, level fatal, description 40). A TLS client fails the handshake and names the alert
+    /// (OpenSSL: `sslv3 alert handshake failure`). On a plain-HTTP server the same seven bytes answer the request.
+    case fatalAlertAfterClientHello
 
     // MARK: Before each request
     /// Close (FIN) before reading the next request on the connection (after the handshake on a new one).
@@ -93,7 +101,8 @@ extension MockFault {
     var phase: Phase {
         switch self {
         case .closeAtAccept, .resetAtAccept, .stallAtAccept: .accept
-        case .closeAfterClientHello, .resetAfterClientHello, .stallAfterClientHello, .plaintextReplyToClientHello: .clientHello
+        case .closeAfterClientHello, .resetAfterClientHello, .stallAfterClientHello, .plaintextReplyToClientHello,
+             .fatalAlertAfterClientHello: .clientHello
         case .closeBeforeReadingRequest: .beforeRequest
         case .closeAfterRequestBodyBytes, .resetAfterRequestBodyBytes, .answerWithoutReadingBody: .requestBody
         default: .response

@@ -156,6 +156,38 @@ final class MockServerFaultTests: ServerTestCase {
         XCTAssertTrue(server.shutdown().isClean, "the fault's response was consumed at accept")
     }
 
+    /// On a plain-HTTP server the ClientHello faults fire after the client's first bytes: here, its request.
+    func testClientHelloFaultsOnAPlainHTTPServerFireAfterTheFirstBytes() throws {
+        let cases: [(fault: MockFault, exitCodes: Set<Int32>, status: Int?)] = [
+            (.closeAfterClientHello, [52], nil),
+            // The RST arrives after curl sent its request; it may read it as a reset (56) or, rarely, as an EOF (52).
+            (.resetAfterClientHello, [52, 56], nil),
+            (.stallAfterClientHello, [28], nil),
+            // The "plaintext reply" is an ordinary HTTP response to a plain-HTTP client.
+            (.plaintextReplyToClientHello, [0], 400),
+            // Seven bytes of TLS alert are no HTTP status line: curl 7.88 calls them HTTP/0.9 and refuses them.
+            (.fatalAlertAfterClientHello, [1, 8], nil),
+        ]
+        for (fault, exitCodes, status) in cases {
+            let server = try makeServer()
+            server.enqueue(MockResponse(body: Data("never sent".utf8), fault: fault))
+
+            let result = Curl.run(server.url("/first"), maxTime: fault == .stallAfterClientHello ? 1 : 5)
+
+            XCTAssertTrue(exitCodes.contains(result.exitCode), "\(fault): \(result.exitCode) \(result.stderr)")
+            if let status { XCTAssertEqual(result.status, status, "\(fault)") }
+            XCTAssertFalse(result.output.contains("never sent"), "\(fault)")
+            let record = closedRecord(server)
+            XCTAssertEqual(record?.fault, fault)
+            XCTAssertEqual(record?.handshake, .notTLS)
+            XCTAssertEqual(record?.requestCount, 0, "\(fault): the bytes were read as a ClientHello, not a request")
+            XCTAssertGreaterThan(record?.applicationBytesReceived ?? 0, 0, "\(fault): the fault waited for the client's bytes")
+            XCTAssertEqual(record?.closeKind, fault == .resetAfterClientHello ? .reset : .fin, "\(fault)")
+            XCTAssertNil(try? server.takeRequest(timeout: .milliseconds(100)), "\(fault)")
+            XCTAssertTrue(server.shutdown().isClean, "\(fault): the response was consumed by the fault")
+        }
+    }
+
     func testAFaultIsScopedToItsResponseSoTheNextConnectionSucceeds() throws {
         let server = try makeServer()
         server.enqueue(MockResponse(fault: .resetAtAccept))

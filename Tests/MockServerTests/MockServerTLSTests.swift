@@ -176,6 +176,37 @@ final class MockServerTLSTests: ServerTestCase {
         XCTAssertEqual(curlTLS(server).exitCode, 35)
     }
 
+    func testAFatalAlertAfterTheClientHelloFailsTheTLSConnectAndCurlNamesIt() throws {
+        let server = try makeTLSServer()
+        server.enqueue(.fault(.fatalAlertAfterClientHello))
+
+        let result = curlTLS(server)
+
+        XCTAssertEqual(result.exitCode, 35, result.stderr)
+        XCTAssertTrue(result.stderr.contains("alert handshake failure"), result.stderr)
+        let record = closedRecord(server)
+        XCTAssertEqual(record?.fault, .fatalAlertAfterClientHello)
+        XCTAssertEqual(record?.handshake, .pending)
+        XCTAssertEqual(record?.closedBy, .server)
+        XCTAssertEqual(record?.applicationBytesReceived, 0)
+        XCTAssertTrue(server.shutdown().isClean, "the fault's response was consumed after the ClientHello")
+    }
+
+    func testAFatalAlertAfterTheClientHelloIsTheAlertSClientReads() throws {
+        let server = try makeTLSServer()
+        server.enqueue(.fault(.fatalAlertAfterClientHello))
+
+        let result = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-msg"],
+                                     stdin: Data())
+
+        XCTAssertEqual(result.status, 1)
+        // -msg prints the record as read: a fatal handshake_failure alert, level 2, description 40, and nothing else.
+        XCTAssertTrue(result.stdout.contains("Alert [length 0002], fatal handshake_failure"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("02 28"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("SSL handshake has read 7 bytes"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("SSL alert number 40"), result.stderr)
+    }
+
     func testCloseWithoutCloseNotifyAfterAFramedBodyStillSucceeds() throws {
         let server = try makeTLSServer()
         server.enqueue(MockResponse(body: Data("whole".utf8), fault: .closeWithoutCloseNotify))

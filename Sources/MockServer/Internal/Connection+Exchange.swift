@@ -148,6 +148,10 @@ extension Connection {
         case .plaintextReplyToClientHello?:
             _ = ResponseEncoder.plaintextReply.withUnsafeBytes { Socket.sendAll(fd, $0) }
             return finish(by: .server, kind: .fin, closeNotify: false)
+        case .fatalAlertAfterClientHello?:
+            // Raw on the socket as at accept: over an established TLS session the client sees an unencrypted record.
+            _ = ResponseEncoder.handshakeFailureAlert.withUnsafeBytes { Socket.sendAll(fd, $0) }
+            return finish(by: .server, kind: .fin, closeNotify: false)
         default:
             break
         }

@@ -60,6 +60,9 @@ final class Connection {
         case .plaintextReplyToClientHello:
             _ = ResponseEncoder.plaintextReply.withUnsafeBytes { Socket.sendAll(fd, $0) }
             finish(by: .server, kind: .fin, closeNotify: false)
+        case .fatalAlertAfterClientHello:
+            _ = ResponseEncoder.handshakeFailureAlert.withUnsafeBytes { Socket.sendAll(fd, $0) }
+            finish(by: .server, kind: .fin, closeNotify: false)
         default:
             finish(by: .server, kind: .fin, closeNotify: false)
         }

@@ -93,6 +93,8 @@ enum ResponseEncoder {
 
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     static let plaintextReply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+    /// A TLS alert record: type 21 (alert), version 3.3, length 2, level 2 (fatal), description 40 (handshake_failure).
+    static let handshakeFailureAlert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
 
     static func badRequest(_ reason: String) -> MockResponse {
         MockResponse(status: 400, headers: [(name: "Content-Type", value: "text/plain")],

@@ -41,6 +41,10 @@ extension MockServer {
         /// Whether clients may resume sessions (session cache and tickets). Off by default, so every
         /// connection runs a full handshake and certificate verification.
         public var sessionResumption: Bool
+        /// OpenSSL's cipher list for TLS 1.2 and below (`"ECDHE-ECDSA-AES128-GCM-SHA256"`); `nil` keeps OpenSSL's default.
+        public var cipherList: String?
+        /// OpenSSL's TLS 1.3 cipher suites (`"TLS_AES_256_GCM_SHA384"`); `nil` keeps OpenSSL's default.
+        public var cipherSuites: String?
 
         /// Creates a TLS configuration.
         ///
@@ -50,13 +54,19 @@ extension MockServer {
         ///   - minimumVersion: The lowest version accepted (default TLS 1.2).
         ///   - maximumVersion: The highest version accepted (default TLS 1.3).
         ///   - sessionResumption: Allow session resumption (default off).
+        ///   - cipherList: Limit the TLS 1.2 ciphers (OpenSSL cipher-list syntax).
+        ///   - cipherSuites: Limit the TLS 1.3 cipher suites (OpenSSL syntax).
         public init(
             identity: Identity,
             sniIdentities: [String: Identity] = [:],
             minimumVersion: Version = .tls12,
             maximumVersion: Version = .tls13,
-            sessionResumption: Bool = false
+            sessionResumption: Bool = false,
+            cipherList: String? = nil,
+            cipherSuites: String? = nil
         ) {
+            self.cipherList = cipherList
+            self.cipherSuites = cipherSuites
             self.identity = identity
             self.sniIdentities = sniIdentities
             self.minimumVersion = minimumVersion

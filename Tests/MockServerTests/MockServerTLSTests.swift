@@ -89,6 +89,26 @@ final class MockServerTLSTests: ServerTestCase {
         XCTAssertEqual(try server.takeRequest().tlsVersion, "TLSv1.2")
     }
 
+    func testCipherLimitsAreWhatTheServerNegotiates() throws {
+        let files = TestCertificates.shared
+        let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                                               maximumVersion: .tls12, cipherList: "ECDHE-ECDSA-AES256-GCM-SHA384"))
+        let agreed = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2"], stdin: Data())
+        let refused = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2",
+                                                           "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"], stdin: Data())
+
+        XCTAssertTrue(agreed.stdout.contains("Cipher is ECDHE-ECDSA-AES256-GCM-SHA384"), agreed.stdout)
+        XCTAssertFalse(refused.stdout.contains("Cipher is ECDHE"), refused.stdout)
+    }
+
+    func testAnInvalidCipherListIsATypedError() throws {
+        let files = TestCertificates.shared
+        XCTAssertThrowsError(try MockServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                                                       cipherList: "NOT-A-CIPHER"))) { error in
+            XCTAssertEqual((error as? MockServerError)?.code, .tlsSetupFailed)
+        }
+    }
+
     func testALegacyTLS11OnlyServerNegotiatesTLS11AndCurlRefusesIt() throws {
         let files = TestCertificates.shared
         let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),

@@ -71,6 +71,12 @@ final class TLSContext: @unchecked Sendable {
                 SSL_CTX_set_security_level(context, 0)
                 _ = SSL_CTX_set_cipher_list(context, "DEFAULT:@SECLEVEL=0")
             }
+            if let cipherList = configuration.cipherList, SSL_CTX_set_cipher_list(context, cipherList) != 1 {
+                throw MockServerError(code: .tlsSetupFailed, message: "invalid cipher list '\(cipherList)': \(openSSLReason())")
+            }
+            if let cipherSuites = configuration.cipherSuites, SSL_CTX_set_ciphersuites(context, cipherSuites) != 1 {
+                throw MockServerError(code: .tlsSetupFailed, message: "invalid TLS 1.3 cipher suites '\(cipherSuites)': \(openSSLReason())")
+            }
             guard cshims_SSL_CTX_set_min_proto_version(context, protocolVersion(low)) == 1,
                   cshims_SSL_CTX_set_max_proto_version(context, protocolVersion(high)) == 1 else {
                 throw MockServerError(code: .tlsSetupFailed, message: "invalid TLS version range: \(openSSLReason())")

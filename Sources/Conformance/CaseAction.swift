@@ -14,6 +14,9 @@ public enum CaseAction: Sendable, Hashable {
     case releaseStackInFlight
     /// Fetch the same resource value this many times, one after the other; the outcome is the last one's.
     case sequential(Int)
+    /// Fetch, change the handler's configuration (its ``ReconfigurableChallengeHandler/reconfigure``), then
+    /// fetch the same resource again on the same stack; the outcome is the second one's.
+    case fetchReconfigureFetch
 }
 
 /// When a case cancels its fetch.

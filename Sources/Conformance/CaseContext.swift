@@ -17,6 +17,7 @@ final class CaseContext: Sendable {
         var outcomes: [Outcome] = []
         var fetchCancelable: (any Cancelable)?
         var pendingRequestHandler: Network.BaseRequestMaking<URLRequest>.Handler?
+        var reconfigure: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -69,6 +70,12 @@ final class CaseContext: Sendable {
     func answerPendingHandler() {
         let handler = state.withLock { $0.pendingRequestHandler }
         _ = handler?(.success(URLRequest(url: url("/late"))))
+    }
+
+    /// The change ``CaseAction/fetchReconfigureFetch`` applies to the case's handler, if it has one.
+    var reconfigure: (@Sendable () -> Void)? {
+        get { state.withLock { $0.reconfigure } }
+        set { state.withLock { $0.reconfigure = newValue } }
     }
 
     // MARK: Waiting

@@ -92,7 +92,11 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
 
         let handler = try testCase.stack.handler.map { spec -> any AuthenticationChallengeHandler in
-            do { return RecordingChallengeHandler(wrapped: try spec.make(fixtures), context: context) } catch {
+            do {
+                let made = try spec.make(fixtures)
+                context.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
+                return RecordingChallengeHandler(wrapped: made, context: context)
+            } catch {
                 throw Stop.harness("handler \(spec.name) could not be made: \(error)")
             }
         }
@@ -218,6 +222,14 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         case .releaseStackInFlight:
             break  // handled above, without a local reference
+
+        case .fetchReconfigureFetch:
+            guard let reconfigure = context.reconfigure else { throw Stop.harness("the case's handler cannot be reconfigured") }
+            current.fetch(resource: resource, completion: complete)
+            try awaitCompletion("the fetch before the change")
+            reconfigure()
+            current.fetch(resource: resource, completion: complete)
+            try awaitCompletion("the fetch after the change")
 
         case .sequential(let count):
             for index in 0..<count {

@@ -55,6 +55,14 @@ extension Catalogue {
                 server: ServerScript(repeating: status(503)), resource: .intercepted(.policy(.maxRetries(1))),
                 expected: Expectation(Outcome(kind: .retry, status: 503, retryError: "retries(1)", attempts: 2, totalDelay: 0, lastErrorKind: .http), journal: .requests(2))),
             ConformanceCase(
+                id: "error.bad-response.switching-protocols", title: "a 101 Switching Protocols nobody asked for is badResponse, without the failed hook or a retry",
+                section: "alicerce-behaviour §1.6 B, §2; docs/urlerror-mapping.md",
+                explanation: "A plain GET is answered `HTTP/1.1 101 Switching Protocols` (Upgrade: h2c) and the connection closes. The stack did not ask to upgrade, so the response is not one it can use: .badResponse(response) with the 101, completed at once — the interceptors' failed hook is not called, so a retry policy never runs and the server sees one attempt.",
+                server: .plain(MockResponse(status: 200, fault: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8)))),
+                resource: .intercepted(.recorder("a", actions: [.retry]), .policy(.maxRetries(3))),
+                expected: Expectation(Outcome(kind: .badResponse, status: 101), journal: JournalExpectation(connections: 1, requests: 1),
+                                      checks: [.hooks(["a.make", "a.scheduled"]), .completions(1)])),
+            ConformanceCase(
                 id: "error.cancelled.in-flight", title: "cancelling through the cancelable gives cancelled",
                 section: "spec decision 1; alicerce-behaviour §2", explanation: "The server reads the request and never answers; the caller cancels: the fetch completes once with .cancelled.",
                 server: .plain(.fault(.stallAfterRequest)), action: .cancel(.inFlight),

@@ -28,7 +28,7 @@ extension Outcome {
         case .url(let urlError):
             self.init(kind: .url, urlErrorCode: urlError.code.rawValue, trustFailure: Self.trustFailure(urlError), detail: urlError.localizedDescription)
         case .badResponse(let response):
-            self.init(kind: .badResponse, detail: response.map { "\(type(of: $0))" } ?? "no response")
+            self.init(kind: .badResponse, status: (response as? HTTPURLResponse)?.statusCode, detail: response.map { "\(type(of: $0))" } ?? "no response")
         case .retry(let retryError, let state):
             let last = state.errors.last as? Network.URLSessionError
             let lastOutcome = last.map { Outcome($0) }

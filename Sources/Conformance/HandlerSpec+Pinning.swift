@@ -53,10 +53,12 @@ extension TrustManager {
         _ type: ValidationType, _ files: [String], fixtures: FixtureCatalogue, host: String = "localhost",
         validateHostName: Bool = true, pinOnly: Bool = false
     ) throws -> TrustPolicy {
-        let settings = ValidationSettings.defaultSettings
-        settings.certificateDirectory = try PinDirectory.make(files, from: fixtures)
-        settings.sslValidateHostName = validateHostName
-        settings.certificatePinOnly = pinOnly
-        return create(type: type, hostName: host, settings: settings)
+        try PinDirectory.with(files, from: fixtures) { directory in
+            let settings = ValidationSettings.defaultSettings
+            settings.certificateDirectory = directory
+            settings.sslValidateHostName = validateHostName
+            settings.certificatePinOnly = pinOnly
+            return create(type: type, hostName: host, settings: settings)  // reads the directory now
+        }
     }
 }

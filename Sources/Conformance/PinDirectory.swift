@@ -4,27 +4,21 @@ import Foundation
 /// pinning policy, which pins every certificate file it finds (so a scenario's own folder, with its root and
 /// chain files, would pin too much).
 ///
-/// Directories live under the temporary directory, one per distinct file list and process, and are reused.
+/// A policy reads its directory once, when it is created, so the directory lives only for that moment.
 enum PinDirectory {
 
-    /// A directory containing exactly these fixture-relative files (an empty list: an empty directory).
+    /// Calls `body` with a new directory containing exactly these fixture-relative files (an empty list: an
+    /// empty directory), then removes the directory.
     ///
-    /// - Throws: the file system's error.
-    static func make(_ files: [String], from fixtures: FixtureCatalogue) throws -> URL {
-        let key = files.isEmpty ? "empty" : files.joined(separator: "+").replacingOccurrences(of: "/", with: "_")
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("conformance-pins-\(ProcessInfo.processInfo.processIdentifier)")
-            .appendingPathComponent(key)
+    /// - Throws: the file system's error, or what `body` throws.
+    static func with<T>(_ files: [String], from fixtures: FixtureCatalogue, _ body: (URL) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-pins-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         for (index, file) in files.enumerated() {
             let target = directory.appendingPathComponent("\(index)-\(URL(fileURLWithPath: file).lastPathComponent)")
-            if !FileManager.default.fileExists(atPath: target.path) {
-                try? FileManager.default.copyItem(at: URL(fileURLWithPath: fixtures.path(file)), to: target)
-                guard FileManager.default.fileExists(atPath: target.path) else {
-                    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: fixtures.path(file)])
-                }
-            }
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: fixtures.path(file)), to: target)
         }
-        return directory
+        return try body(directory)
     }
 }

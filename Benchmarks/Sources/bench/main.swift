@@ -32,13 +32,44 @@ struct Row {
     var perSecond: Double { Double(requests) / seconds }
 }
 
-func printRows(_ rows: [Row], baseline: (Row) -> Row?, versus: String = "vs raw libcurl") {
-    print("client".padding(toLength: 34, withPad: " ", startingAt: 0) + "scenario".padding(toLength: 44, withPad: " ", startingAt: 0)
-        + "requests   seconds      req/s " + versus.padding(toLength: 16, withPad: " ", startingAt: 0) + " failures")
-    for row in rows {
-        let ratio = baseline(row).map { String(format: "%.2f", row.perSecond / $0.perSecond) } ?? "-"
-        print(row.client.padding(toLength: 34, withPad: " ", startingAt: 0) + row.scenario.padding(toLength: 44, withPad: " ", startingAt: 0)
-            + String(format: "%8d %9.3f %10.0f %16@ %9d", row.requests, row.seconds, row.perSecond, ratio as NSString, row.failures))
+/// One client in a comparison: a name and how to run one round.
+struct Contender {
+    var name: String
+    var run: () -> Row
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func printHeader(versus: String) {
+    print("client".padding(toLength: 34, withPad: " ", startingAt: 0) + "scenario".padding(toLength: 40, withPad: " ", startingAt: 0)
+        + "req/s median (min-max)      " + versus.padding(toLength: 26, withPad: " ", startingAt: 0) + "failures")
+}
+
+/// Runs the contenders in turn, `rounds` times (so noise hits them alike), and prints each one's median
+/// requests per second and the median of its per-round ratios to the first contender.
+func compare(_ scenario: String, rounds: Int, _ all: [Contender]) {
+    // `BENCH_ONLY=reference` (a name prefix) runs one contender, for profiling.
+    let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
+    let contenders = all.filter { only == nil || $0.name.hasPrefix(only!) }
+    var perSecond = Array(repeating: [Double](), count: contenders.count)
+    var failures = Array(repeating: 0, count: contenders.count)
+    for _ in 0..<rounds {
+        for (index, contender) in contenders.enumerated() {
+            let row = contender.run()
+            perSecond[index].append(row.perSecond)
+            failures[index] += row.failures
+        }
+    }
+    for (index, contender) in contenders.enumerated() {
+        let values = perSecond[index]
+        let ratio = index == 0 ? "-" : String(format: "%.2f", median(zip(values, perSecond[0]).map { $0 / $1 }))
+        let range = String(format: "%7.0f (%.0f-%.0f)", median(values), values.min() ?? 0, values.max() ?? 0)
+        print(contender.name.padding(toLength: 34, withPad: " ", startingAt: 0) + scenario.padding(toLength: 40, withPad: " ", startingAt: 0)
+            + range.padding(toLength: 28, withPad: " ", startingAt: 0) + ratio.padding(toLength: 26, withPad: " ", startingAt: 0) + "\(failures[index])")
+        fflush(nil)
     }
 }
 
@@ -148,60 +179,52 @@ func runHandshakes(_ options: Options) throws {
     configuration.trustRoots = try .only(pemFiles: [cafile])
     var request = URLRequest(url: url)
     request.setValue("close", forHTTPHeaderField: "Connection")
-    var rows: [Row] = []
     let handlers: [(String, (any AuthenticationChallengeHandler)?)] = [
         ("no handler", nil), ("ServerTrustEvaluator", evaluator), ("TrustManager", manager),
     ]
-    for (name, handler) in handlers {
+    let contenders = handlers.map { name, handler in
         let stack = Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
         _ = reference(stack, request, count: 50, inflight: inflight)
-        var row = reference(stack, request, count: count, inflight: inflight)
-        row.client = "reference: \(name)"
-        row.scenario = "new TLS connection per request, \(inflight) in flight"
-        rows.append(row)
+        return Contender(name: "reference: \(name)") { reference(stack, request, count: count, inflight: inflight) }
     }
-    printRows(rows, baseline: { row in row.client == rows[0].client ? nil : rows[0] }, versus: "vs no handler")
+    printHeader(versus: "vs no handler (paired)")
+    compare("new TLS connection, \(inflight) in flight", rounds: options.int("rounds", 3), contenders)
 }
 
 func runClients(_ options: Options) throws {
     let requests = options.int("requests", 5000)
     let inflight = options.int("inflight", 32)
+    let rounds = options.int("rounds", 3)
     let cafile = options["cafile"]
     var configuration = Network.URLSessionNetworkStack.Configuration()
     if let cafile { configuration.trustRoots = try .only(pemFiles: [cafile]) }
     let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
-    var rows: [Row] = []
-    let only = options["only"]
-    func add(_ client: String, _ scenario: String, _ run: () -> Row) {
-        // `--only raw|reference|foundation` runs one client (for profiling).
-        if let only, client != only { return }
-        var row = run(); row.scenario = scenario; rows.append(row); fflush(nil)
-    }
+    printHeader(versus: "vs raw libcurl (paired)")
 
     for (label, urlString) in [("HTTPS", options["https"]), ("HTTP", options["http"])] {
         guard let urlString, let url = URL(string: urlString) else { continue }
         // Warm up connections and code paths, unmeasured.
         _ = raw(urlString, cafile: cafile, count: 200, inflight: 1)
         _ = reference(stack, url, count: 200, inflight: 1)
-        add("raw", "\(label) 1 KiB sequential") { raw(urlString, cafile: cafile, count: requests, inflight: 1) }
-        add("reference", "\(label) 1 KiB sequential") { reference(stack, url, count: requests, inflight: 1) }
-        if label == "HTTP" || options["foundation-https"] != nil {
-            add("foundation", "\(label) 1 KiB sequential") { foundation(url, count: min(requests, 3000), inflight: 1) }
-        }
-        add("raw", "\(label) 1 KiB, \(inflight) in flight") { raw(urlString, cafile: cafile, count: requests * 2, inflight: inflight) }
-        add("reference", "\(label) 1 KiB, \(inflight) in flight") { reference(stack, url, count: requests * 2, inflight: inflight) }
-        if label == "HTTP" || options["foundation-https"] != nil {
-            add("foundation", "\(label) 1 KiB, \(inflight) in flight") { foundation(url, count: min(requests * 2, 6000), inflight: inflight) }
+        let foundationToo = label == "HTTP" || options["foundation-https"] != nil
+        for concurrency in [1, inflight] {
+            let count = concurrency == 1 ? requests : requests * 2
+            var contenders = [
+                Contender(name: "raw libcurl (C)") { raw(urlString, cafile: cafile, count: count, inflight: concurrency) },
+                Contender(name: "reference stack") { reference(stack, url, count: count, inflight: concurrency) },
+            ]
+            if foundationToo {
+                contenders.append(Contender(name: "Foundation URLSession") { foundation(url, count: min(count, 3000), inflight: concurrency) })
+            }
+            compare("\(label) 1 KiB, " + (concurrency == 1 ? "sequential" : "\(concurrency) in flight"), rounds: rounds, contenders)
         }
     }
     if let large = options["large"], let url = URL(string: large) {
         let count = options.int("large-requests", 300)
-        add("raw", "HTTPS 1 MiB sequential") { raw(large, cafile: cafile, count: count, inflight: 1) }
-        add("reference", "HTTPS 1 MiB sequential") { reference(stack, url, count: count, inflight: 1) }
-    }
-    printRows(rows, baseline: { row in rows.first { $0.client == "raw libcurl (C)" && $0.scenario == row.scenario && row.client != $0.client } })
-    for row in rows where row.scenario.contains("1 MiB") {
-        print(String(format: "%@ %@: %.0f MiB/s", row.client, row.scenario, row.perSecond))
+        compare("HTTPS 1 MiB sequential (req/s = MiB/s)", rounds: rounds, [
+            Contender(name: "raw libcurl (C)") { raw(large, cafile: cafile, count: count, inflight: 1) },
+            Contender(name: "reference stack") { reference(stack, url, count: count, inflight: 1) },
+        ])
     }
 
     if let urlString = options["https"] ?? options["http"], let url = URL(string: urlString) {
@@ -237,7 +260,7 @@ case "clients": try runClients(Options(arguments.dropFirst()))
 case "serve": try serve(Options(arguments.dropFirst()))
 case "handshakes": try runHandshakes(Options(arguments.dropFirst()))
 default:
-    print("usage: bench clients --https URL [--http URL] [--cafile PEM] [--large URL] [--requests N] [--inflight N] [--foundation-https yes]")
-    print("       bench handshakes --https URL --cafile PEM --intermediate PEM [--requests N] [--inflight N]")
+    print("usage: bench clients --https URL [--http URL] [--cafile PEM] [--large URL] [--requests N] [--inflight N] [--rounds N] [--foundation-https yes]")
+    print("       bench handshakes --https URL --cafile PEM --intermediate PEM [--requests N] [--inflight N] [--rounds N]")
     print("       bench serve [--chain PEM --key PEM] [--port N] [--body BYTES] [--seconds N]")
 }

@@ -24,8 +24,23 @@ public struct TrustRoots: Sendable, Hashable {
 
     /// Only the roots in the given PEM files.
     ///
-    /// - Throws: the error of reading a file.
+    /// - Throws: ``ServerCertificate/ReadError`` if a file cannot be read or holds no valid certificate, so a
+    ///   mistyped path fails here rather than as an untrusted server later.
     public static func only(pemFiles: [String]) throws -> TrustRoots {
-        .only(pem: try pemFiles.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n"))
+        .only(pem: try readRoots(pemFiles))
+    }
+
+    /// The system's store plus the roots in the given PEM files.
+    ///
+    /// - Throws: ``ServerCertificate/ReadError`` as ``only(pemFiles:)``.
+    public static func system(addingPEMFiles pemFiles: [String]) throws -> TrustRoots {
+        .system(adding: try readRoots(pemFiles))
+    }
+
+    private static func readRoots(_ pemFiles: [String]) throws -> String {
+        try pemFiles.map { path in
+            _ = try ServerCertificate.certificates(pemFile: path)
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }.joined(separator: "\n")
     }
 }

@@ -110,4 +110,20 @@ struct TransportTests {
         harness.server.enqueue(MockResponse(status: 200, body: Data("plain".utf8)))
         #expect(harness.fetch(harness.resource()).success?.value == Data("plain".utf8))
     }
+
+    @Test("trust roots from a file that holds no certificate are refused at construction")
+    func invalidRootsFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-root-\(UUID().uuidString).pem").path
+        try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ServerCertificate.ReadError.self) { try TrustRoots.only(pemFiles: [path]) }
+        #expect(throws: ServerCertificate.ReadError.self) { try TrustRoots.only(pemFiles: ["/nonexistent/root.pem"]) }
+    }
+
+    @Test("the system store plus extra roots trusts the extra root")
+    func systemPlusExtraRoots() throws {
+        let harness = try Harness(configure: { $0.trustRoots = try! .system(addingPEMFiles: [Fixtures.path("roots/root-a.pem")]) })
+        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)))
+        #expect(harness.fetch(harness.resource()).success != nil)
+    }
 }

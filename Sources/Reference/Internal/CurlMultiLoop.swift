@@ -81,7 +81,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             work.jobs.forEach { $0() }
             for transfer in work.adds {
                 if work.stopping { transfer.completeCancelled(); continue }
-                guard let easy = transfer.easy else { continue }
+                guard let easy = transfer.easy else {
+                    transfer.complete(addFailure: CURLM_OUT_OF_MEMORY)  // curl_easy_init failed
+                    continue
+                }
                 active[easy] = transfer
                 let code = curl_multi_add_handle(multi, easy)
                 if code != CURLM_OK {

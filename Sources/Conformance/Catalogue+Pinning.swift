@@ -20,6 +20,16 @@ extension Catalogue {
     /// A pin that no fixture certificate has (valid base64 of 32 bytes).
     static let unknownPin = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
+    /// The `URLError` code of a handler's refusal with this reason: a chain refused for its dates says so with
+    /// the date codes, as standard validation does (spec decision 4); any other refusal is untrusted.
+    static func refusalCode(_ reason: String) -> Int {
+        switch reason {
+        case "chainNotTrusted(expired)": URLError.Code.serverCertificateHasBadDate.rawValue
+        case "chainNotTrusted(not-yet-valid)": URLError.Code.serverCertificateNotYetValid.rawValue
+        default: URLError.Code.serverCertificateUntrusted.rawValue
+        }
+    }
+
     /// How a pinning case must end.
     enum PinVerdict {
         /// The fetch succeeds: one request.
@@ -42,7 +52,7 @@ extension Catalogue {
             Expectation(success(), journal: .requests(1), checks: checks)
         case .refused(let reason):
             Expectation(
-                Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:\(reason)"),
+                Outcome(kind: .url, urlErrorCode: refusalCode(reason), trustFailure: "handler:\(reason)"),
                 journal: JournalExpectation(requests: 0, noApplicationBytes: true), checks: checks)
         }
         return ConformanceCase(

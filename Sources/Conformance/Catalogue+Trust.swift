@@ -45,7 +45,7 @@ extension Catalogue {
                 expected: valid
                     ? Expectation(success("trusted"), checks: [.challengeStandardValidation("valid"), .challenge(host: host, servedPins: nil, verifiedPins: scenario.verifiedChainPins)])
                     : Expectation(
-                        Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:chainNotTrusted(\(kind))"),
+                        Outcome(kind: .url, urlErrorCode: refusalCode("chainNotTrusted(\(kind))"), trustFailure: "handler:chainNotTrusted(\(kind))"),
                         journal: JournalExpectation(requests: 0, noApplicationBytes: true), checks: [.challengeStandardValidation(kind)])))
         }
         cases += handlerContract + verificationTime

@@ -106,4 +106,30 @@ struct ChallengeHandlerTests {
         #expect(server.journal.allSatisfy { !$0.sessionReused })
         #expect(handler.challenges.filter { !$0.isReusedConnection }.count == 2)
     }
+
+    @Test("a chain that fails standard validation reaches the handler with an empty verified chain")
+    func failedValidationHasNoVerifiedChain() throws {
+        let handler = ScriptedHandler(.performDefaultHandling)
+        let harness = try Harness(scenario: "untrusted-root", handler: handler)
+        _ = harness.fetch(harness.resource())
+        let challenge = try #require(handler.challenges.first)
+        #expect(challenge.verifiedChain.isEmpty)
+        #expect(!challenge.servedChain.isEmpty)
+    }
+
+    @Test("a handler refusing an expired chain gives the date code")
+    func refusalOfExpiredChainKeepsTheDateCode() throws {
+        let harness = try Harness(scenario: "expired-leaf", handler: RefuseWithStandardReason())
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.code == .serverCertificateHasBadDate)
+        #expect(error.serverTrustFailure != nil)
+    }
+}
+
+/// Refuses exactly what standard validation refuses, giving its reason.
+struct RefuseWithStandardReason: AuthenticationChallengeHandler {
+    func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
+        guard case .failure(let failure) = challenge.standardValidation else { return .useCredential }
+        return .cancelAuthenticationChallenge(ServerTrustFailure(reason: .chainNotTrusted(failure), host: challenge.host))
+    }
 }

@@ -121,4 +121,37 @@ struct TransportFailureTests {
         #expect(response.statusCode == 101)
         #expect(interceptor.hooks() == ["make", "scheduled"])
     }
+
+    @Test("a header holding CR LF, or a name that is not a token, is refused before anything is sent",
+          arguments: [["X-Value": "a\r\nX-Injected: yes"], ["Bad Name": "v"], ["X-Nul": "a\u{0}b"]])
+    func headerInjectionRefused(fields: [String: String]) throws {
+        let harness = try Harness()
+        var request = URLRequest(url: harness.server.url())
+        // `setValue` drops such values on Linux, but `allHTTPHeaderFields` keeps them as given.
+        request.allHTTPHeaderFields = fields
+        let made = request
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(made)) })
+        #expect(urlErrorCode(harness.fetch(resource)) == .badURL)
+        #expect(harness.server.journal.isEmpty)
+    }
+
+    @Test("a redirect from HTTPS to plain HTTP is not followed")
+    func redirectNeverLeavesTLS() throws {
+        let harness = try Harness()
+        let plain = try MockServer()
+        plain.enqueue(MockResponse(status: 200, body: Data("clear text".utf8)))
+        harness.server.enqueue(MockResponse(status: 302, headers: ["Location": plain.url("/landing").absoluteString]))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .unsupportedURL)
+        #expect(plain.journal.isEmpty)
+    }
+
+    @Test("a redirect within HTTPS is followed and the response carries the final URL")
+    func redirectFollowed() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 301, headers: ["Location": "/moved"]))
+        harness.server.enqueue(MockResponse(status: 200, body: Data("here".utf8)))
+        let value = try #require(harness.fetch(harness.resource("/old")).success)
+        #expect(value.value == Data("here".utf8))
+        #expect(value.response.url == harness.server.url("/moved"))
+    }
 }

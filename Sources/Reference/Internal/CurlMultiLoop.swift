@@ -60,14 +60,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func post(_ change: (inout Inbox) -> Void) -> Bool {
-        let accepted = inbox.withLock { inbox -> Bool in
+        let onLoopThread = isOnLoopThread
+        return inbox.withLock { inbox -> Bool in
             guard !inbox.stopped else { return false }
             change(&inbox)
+            // On the loop thread the inbox is drained before the next poll, so no wake-up is needed. The
+            // wake-up happens under the lock: the loop frees the multi handle only after marking itself
+            // stopped under the same lock.
+            if !onLoopThread { curl_multi_wakeup(multi) }
             return true
         }
-        // On the loop thread the inbox is drained before the next poll, so no wake-up is needed.
-        if accepted && !isOnLoopThread { curl_multi_wakeup(multi) }
-        return accepted
     }
 
     private func run() {
@@ -81,10 +83,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             work.jobs.forEach { $0() }
             for transfer in work.adds {
                 if work.stopping { transfer.completeCancelled(); continue }
-                guard let easy = transfer.easy else {
-                    transfer.complete(addFailure: CURLM_OUT_OF_MEMORY)  // curl_easy_init failed
-                    continue
-                }
+                guard !transfer.completeIfSetupFailed(), let easy = transfer.easy else { continue }
                 active[easy] = transfer
                 let code = curl_multi_add_handle(multi, easy)
                 if code != CURLM_OK {
@@ -148,4 +147,16 @@ enum CurlGlobal {
     }()
 
     static func ensureInitialized() { _ = initialized }
+
+    /// Why HTTPS cannot be verified with this libcurl, or `nil`: trust is decided in OpenSSL callbacks, which
+    /// a libcurl built on another TLS library never calls.
+    static let unsupportedTLSBackend: String? = {
+        ensureInitialized()
+        // CURLVERSION_NOW is a #define alias Swift cannot see.
+        guard let info = curl_version_info(CURLVERSION_ELEVENTH), let version = info.pointee.ssl_version else {
+            return "libcurl has no TLS support"
+        }
+        let name = String(cString: version)
+        return name.hasPrefix("OpenSSL") ? nil : "libcurl uses \(name), not OpenSSL: HTTPS cannot be verified, so it is refused"
+    }()
 }

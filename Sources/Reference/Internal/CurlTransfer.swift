@@ -45,7 +45,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// Set by the TLS verification callbacks (loop thread).
     var chainValidationFailure: ChainValidationFailure?
     var serverTrustFailure: ServerTrustFailure?
-    var verifiedInHandshake = false
+    /// Why the transfer cannot start, if its options could not be set.
+    private(set) var setupFailure: URLError?
+
+    var isHTTPS: Bool { url.scheme?.lowercased() == "https" }
 
     private let cancelFlag = ManagedCancelFlag()
 
@@ -82,7 +85,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     // MARK: Setup
 
     private func configure(request: URLRequest, followsRedirects: Bool) {
-        guard let easy else { return }
+        guard let easy else {
+            setupFailure = URLError(.cannotLoadFromNetwork, failure: TransportFailure(library: "libcurl", code: 0, message: "curl_easy_init failed"), url: url)
+            return
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         setopt(CURLOPT_URL, string: url.absoluteString)
         setopt(CURLOPT_NOSIGNAL, 1)
@@ -94,6 +100,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         cshims_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
         setopt(CURLOPT_FOLLOWLOCATION, followsRedirects ? 1 : 0)
         setopt(CURLOPT_MAXREDIRS, 16)
+        // Only HTTP, and a redirect never leaves TLS: a plain hop would skip the trust handler and send the
+        // request's headers (and a 307/308 body) in clear text.
+        setopt(CURLOPT_PROTOCOLS_STR, string: "http,https")
+        setopt(CURLOPT_REDIR_PROTOCOLS_STR, string: isHTTPS ? "https" : "http,https")
         setopt(CURLOPT_ACCEPT_ENCODING, string: "")
 
         // URLRequest's timeout is an idle timeout: no progress for that long fails the request.
@@ -102,7 +112,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         setopt(CURLOPT_LOW_SPEED_LIMIT, 1)
         setopt(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeout.rounded(.up))))
 
-        trust.configure(easy: easy, transfer: me)
+        if isHTTPS, let reason = CurlGlobal.unsupportedTLSBackend {
+            setupFailure = URLError(.secureConnectionFailed, failure: TransportFailure(library: "libcurl", code: 0, message: reason), url: url)
+        } else if !trust.configure(easy: easy, transfer: me) {
+            setupFailure = URLError(.secureConnectionFailed, failure: TransportFailure(
+                library: "libcurl", code: 0, message: "libcurl refused a TLS verification option; the request is not sent unverified"), url: url)
+        }
         configureMethodAndBody(request)
         configureHeaders(request)
     }
@@ -119,7 +134,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             }
         } else if method == "POST" {
             setopt(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
-            setopt(CURLOPT_POSTFIELDS, string: "")
+            setopt(CURLOPT_COPYPOSTFIELDS, string: "")  // libcurl does not copy plain POSTFIELDS
         }
         switch method {
         case "GET" where requestBody == nil: break
@@ -138,6 +153,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     private func configureHeaders(_ request: URLRequest) {
         guard let easy else { return }
         let fields = request.allHTTPHeaderFields ?? [:]
+        // libcurl sends header lines as given: CR or LF would let a value inject headers or a second request.
+        if let bad = fields.first(where: { !Self.isValidHeader(name: $0.key, value: $0.value) }) {
+            setupFailure = URLError(.badURL, failure: TransportFailure(
+                library: "Reference", code: 0, message: "invalid header field \(bad.key.debugDescription): names are tokens, and no name or value may hold CR, LF or NUL"), url: url)
+            return
+        }
         for (name, value) in fields {
             // libcurl sends "Name;" for an empty value; "Name:" alone would remove the header instead.
             headerList = curl_slist_append(headerList, value.isEmpty ? "\(name);" : "\(name): \(value)")
@@ -147,6 +168,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             headerList = curl_slist_append(headerList, "Expect:")
         }
         cshims_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    private static func isValidHeader(name: String, value: String) -> Bool {
+        let forbidden: Set<UInt8> = [0x0D, 0x0A, 0x00]
+        return !name.isEmpty && !name.utf8.contains(where: { forbidden.contains($0) || $0 == UInt8(ascii: ":") || $0 == 0x20 || $0 == 0x09 })
+            && !value.utf8.contains(where: { forbidden.contains($0) })
     }
 
     private func setopt(_ option: CURLoption, _ value: Int) {
@@ -167,7 +194,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         if body == nil {
             var expected: curl_off_t = -1
             cshims_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
-            body = Data(capacity: expected > 0 ? Int(min(expected, 64 << 20)) : bytes.count)
+            // The server's Content-Length is a hint, not a promise: reserve at most 1 MiB ahead.
+            body = Data(capacity: expected > 0 ? Int(min(expected, 1 << 20)) : bytes.count)
         }
         body!.append(contentsOf: bytes)
     }
@@ -233,9 +261,16 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
+    /// Completes a transfer whose options could not be set; returns whether there was such a failure.
+    func completeIfSetupFailed() -> Bool {
+        guard let setupFailure else { return false }
+        finish(.failure(setupFailure))
+        return true
+    }
+
     func complete(addFailure code: CURLMcode) {
         let message = String(cString: curl_multi_strerror(code))
-        finish(.failure(URLError(.unknown, failure: TransportFailure(library: "libcurl multi", code: Int(code.rawValue), message: message), url: url)))
+        finish(.failure(URLError(.cannotLoadFromNetwork, failure: TransportFailure(library: "libcurl multi", code: Int(code.rawValue), message: message), url: url)))
     }
 
     func completeCancelled() {

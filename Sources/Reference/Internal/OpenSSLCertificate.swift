@@ -7,10 +7,16 @@ import Foundation
 /// so every key type works (spec decision 7).
 enum OpenSSLCertificate {
 
-    /// Summaries of a `STACK_OF(X509)`, in stack order.
-    static func summaries(of stack: OpaquePointer?) -> [ServerCertificate] {
+    /// Summaries of a `STACK_OF(X509)`, in stack order; `nil` if any certificate cannot be encoded, so that no
+    /// index shifts and nothing is judged on part of a chain.
+    static func summaries(of stack: OpaquePointer?) -> [ServerCertificate]? {
         guard let stack else { return [] }
-        return (0..<cshims_sk_X509_num(stack)).compactMap { summary(of: cshims_sk_X509_value(stack, $0)) }
+        var summaries: [ServerCertificate] = []
+        for index in 0..<cshims_sk_X509_num(stack) {
+            guard let summary = summary(of: cshims_sk_X509_value(stack, index)) else { return nil }
+            summaries.append(summary)
+        }
+        return summaries
     }
 
     /// A summary of one certificate, or `nil` if it cannot be encoded.

@@ -29,27 +29,33 @@ final class TLSTrustContext: Sendable {
     }
 
     /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.
-    func configure(easy: UnsafeMutableRawPointer, transfer: UnsafeMutableRawPointer) {
-        cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
-        cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
-        cshims_easy_setopt_long(easy, CURLOPT_SSL_SESSIONID_CACHE, 0)
+    ///
+    /// - Returns: `false` if libcurl refused any of them (for instance a libcurl built on another TLS
+    ///   library, which has no `SSL_CTX_FUNCTION`): the transfer must then not start, since it would be
+    ///   verified by nobody.
+    func configure(easy: UnsafeMutableRawPointer, transfer: UnsafeMutableRawPointer) -> Bool {
+        var codes = [
+            cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1),
+            // The verification callback checks the host name itself (see the type's comment).
+            cshims_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0),
+            cshims_easy_setopt_long(easy, CURLOPT_SSL_SESSIONID_CACHE, 0),
+            cshims_easy_setopt_ssl_ctx_function(easy, sslContextCallback),
+            cshims_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, transfer),
+            cshims_easy_setopt_prereq_function(easy, preRequestCallback),
+            cshims_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, transfer),
+        ]
         if !roots.additionalPEM.isEmpty {
             roots.additionalPEM.utf8CString.withUnsafeBufferPointer { bytes in
                 var blob = curl_blob(data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count - 1, flags: UInt32(CURL_BLOB_COPY))
-                _ = cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO_BLOB, &blob)
+                codes.append(cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO_BLOB, &blob))
             }
         }
         if !roots.includesSystemRoots {
             // Debian's libcurl also trusts CAPATH=/etc/ssl/certs, whatever CAINFO says.
-            cshims_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil)
-            if roots.additionalPEM.isEmpty { cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO, nil) }
+            codes.append(cshims_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil))
+            codes.append(cshims_easy_setopt_ptr(easy, CURLOPT_CAINFO, nil))
         }
-        cshims_easy_setopt_ssl_ctx_function(easy, sslContextCallback)
-        cshims_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, transfer)
-        if handler != nil {
-            cshims_easy_setopt_prereq_function(easy, preRequestCallback)
-            cshims_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, transfer)
-        }
+        return codes.allSatisfy { $0 == CURLE_OK }
     }
 
     /// Decides about a server, from a chain and standard validation's outcome; records a refusal on the transfer.
@@ -89,12 +95,17 @@ final class TLSTrustContext: Sendable {
     }
 }
 
-/// What one connection's verification needs; lives exactly as long as the connection's `SSL_CTX`.
+/// What one connection's verification needs, and what its handshake found; lives exactly as long as the
+/// connection's `SSL_CTX`, and is touched only on the transport thread.
 private final class ConnectionTrust {
     let host: String
     let port: Int
     let context: TLSTrustContext
     weak var transfer: CurlTransfer?
+    /// The handshake's verdict, kept for the re-check before each later request: OpenSSL's own record of
+    /// it cannot be trusted then (the verify result is overwritten when a handler accepts, and the chain it
+    /// keeps may be a partial, unverified one).
+    var handshake: (standard: Result<Void, ChainValidationFailure>, verified: [ServerCertificate], served: [ServerCertificate])?
 
     init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
         self.host = host
@@ -112,14 +123,25 @@ private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
         Unmanaged<ConnectionTrust>.fromOpaque(pointer).release()
     })
 
-/// Where a transfer connects: host (lowercased, no IPv6 brackets) and port, from its current URL.
+/// Where a transfer connects, as libcurl sees it: the host in the form that goes on the wire (punycode for
+/// internationalised names, lowercased, one trailing dot removed, IPv6 without brackets) and the port.
 private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
     var effective: UnsafePointer<CChar>?
     cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective)
-    guard let effective, let components = URLComponents(string: String(cString: effective)), let rawHost = components.host else { return nil }
-    var host = rawHost.lowercased()
+    guard let effective, let url = curl_url() else { return nil }
+    defer { curl_url_cleanup(url) }
+    guard curl_url_set(url, CURLUPART_URL, effective, 0) == CURLUE_OK else { return nil }
+    func part(_ what: CURLUPart, _ flags: UInt32) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(url, what, &value, flags) == CURLUE_OK, let value else { return nil }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
+    guard var host = part(CURLUPART_HOST, UInt32(CURLU_PUNYCODE))?.lowercased(),
+        let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap(Int.init)
+    else { return nil }
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
+    if host.hasSuffix("."), host.count > 1 { host.removeLast() }
     return (host, port)
 }
 
@@ -141,6 +163,9 @@ private let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, user
         return CURLE_SSL_CONNECT_ERROR
     }
     SSL_CTX_set_cert_verify_callback(context, certificateVerifyCallback, retained)
+    // A renegotiation would verify again after the transfer that made the connection is gone. SSL_OP_NO_RENEGOTIATION
+    // is SSL_OP_BIT(30), a function-like macro Swift cannot import.
+    _ = SSL_CTX_set_options(context, UInt64(1) << 30)
     return CURLE_OK
 }
 
@@ -159,18 +184,30 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     // hide whether the rest held. Checked last, `.hostnameMismatch` means "everything else was verified",
     // which is what a handler that waives the host check (TrustManager's `sslValidateHostName = false`) needs.
     var verified = X509_verify_cert(store) == 1
-    if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)) {
+    var chainVerified = verified
+    let hostFlags = X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT) | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+    if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
         X509_STORE_CTX_set_error_depth(store, 0)
         X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
         X509_STORE_CTX_set_error(store, isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
         verified = false
     }
+    // A chain OpenSSL could not verify is not a verified chain, whatever path it got as far as building; only
+    // a host-name failure (checked after the whole chain verified) keeps it.
+    guard let served = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
+        let built = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_chain(store))
+    else {
+        // A certificate that cannot be encoded cannot be judged: refuse rather than judge the others.
+        connection.transfer?.chainValidationFailure = ChainValidationFailure(
+            kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded", depth: 0)
+        X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
+        return 0
+    }
     let standard: Result<Void, ChainValidationFailure> = verified ? .success(()) : .failure(ChainValidationFailure(store: store))
-    connection.transfer?.verifiedInHandshake = true
+    let verifiedChain = chainVerified ? built : []
+    connection.handshake = (standard, verifiedChain, served)
     let accepted = context.decide(
-        host: connection.host, port: connection.port,
-        served: OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
-        verified: OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_chain(store)),
+        host: connection.host, port: connection.port, served: served, verified: verifiedChain,
         standard: standard, reused: false, transfer: connection.transfer)
     // libcurl reads the verify result after the handshake, so it must agree with the decision.
     X509_STORE_CTX_set_error(store, accepted ? X509_V_OK : (verified ? X509_V_ERR_APPLICATION_VERIFICATION : X509_STORE_CTX_get_error(store)))
@@ -186,23 +223,29 @@ private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) 
     return X509_check_host(leaf, name, name.utf8.count, flags, nil) == 1
 }
 
-/// Re-checks a reused connection before each request; a refusal aborts with no request byte sent.
+/// Checks a connection before each request that did not just verify it in its own handshake (a reused
+/// connection, or one a redirect reuses), with that connection's handshake verdict; a refusal aborts with no
+/// request byte sent.
 private let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard let userdata else { return CURL_PREREQFUNC_ABORT }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    guard !transfer.verifiedInHandshake, let easy = transfer.easy else { return CURL_PREREQFUNC_OK }
+    guard let easy = transfer.easy else { return CURL_PREREQFUNC_ABORT }
     var info: UnsafeMutablePointer<curl_tlssessioninfo>?
     cshims_easy_getinfo_ptr(easy, CURLINFO_TLS_SSL_PTR, &info)
     guard let info, info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals else {
-        return CURL_PREREQFUNC_OK  // plain HTTP: nothing to verify
+        // No OpenSSL connection: fine for plain HTTP, never for HTTPS.
+        return transfer.isHTTPS ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK
     }
-    guard let (host, port) = endpoint(of: easy) else { return CURL_PREREQFUNC_ABORT }
     let connection = OpaquePointer(ssl)
-    let verified = OpenSSLCertificate.summaries(of: SSL_get0_verified_chain(connection))
-    let served = OpenSSLCertificate.summaries(of: SSL_get_peer_cert_chain(connection))
+    guard let pointer = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(connection), connectionTrustIndex) else { return CURL_PREREQFUNC_ABORT }
+    let trust = Unmanaged<ConnectionTrust>.fromOpaque(pointer).takeUnretainedValue()
+    guard let handshake = trust.handshake else { return CURL_PREREQFUNC_ABORT }  // never verified: never used
+    if trust.transfer === transfer { return CURL_PREREQFUNC_OK }  // this transfer's own handshake just decided
+    guard transfer.trust.handler != nil else { return CURL_PREREQFUNC_OK }  // standard validation passed; nothing can change it
+    guard let (host, port) = endpoint(of: easy), trust.host == host, trust.port == port else { return CURL_PREREQFUNC_ABORT }
     let accepted = transfer.trust.decide(
-        host: host, port: port, served: served, verified: verified,
-        standard: .success(()), reused: true, transfer: transfer)
+        host: host, port: port, served: handshake.served, verified: handshake.verified,
+        standard: handshake.standard, reused: true, transfer: transfer)
     return accepted ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 

@@ -9,7 +9,14 @@ import FoundationNetworking
 enum URLErrorMapping {
 
     static func code(for code: CURLcode, failure: TransportFailure) -> URLError.Code {
-        if failure.serverTrustFailure != nil { return .serverCertificateUntrusted }
+        if let refusal = failure.serverTrustFailure {
+            // A handler refusing a chain that is out of date says so with the date codes, as standard validation does.
+            if case .chainNotTrusted(let chain) = refusal.reason {
+                if chain.kind == .expired { return .serverCertificateHasBadDate }
+                if chain.kind == .notYetValid { return .serverCertificateNotYetValid }
+            }
+            return .serverCertificateUntrusted
+        }
         if let chain = failure.chainValidationFailure {
             switch chain.kind {
             case .expired: return .serverCertificateHasBadDate
@@ -29,9 +36,10 @@ enum URLErrorMapping {
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ENGINE_INITFAILED,
             CURLE_SSL_SHUTDOWN_FAILED:
             return .secureConnectionFailed
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_ISSUER_ERROR,
-            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE:
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_ISSUER_ERROR:
             return .serverCertificateUntrusted
+        case CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE:
+            return .secureConnectionFailed  // the client's own trust configuration is broken, not the server's certificate
         case CURLE_RECV_ERROR where failure.message.localizedCaseInsensitiveContains("chunk"):
             return .badServerResponse  // a malformed chunked body is a bad reply, not a lost connection
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
@@ -40,7 +48,10 @@ enum URLErrorMapping {
         case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
         case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
-        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_ABORTED_BY_CALLBACK:
+            // Only the pre-request trust check aborts transfers, and a refusal it records is handled above:
+            // an abort without one is a connection that could not be checked.
+            return .secureConnectionFailed
         case CURLE_OUT_OF_MEMORY: return .cannotLoadFromNetwork
         default: return .unknown
         }

@@ -107,6 +107,21 @@ struct ChallengeHandlerTests {
         #expect(handler.challenges.filter { !$0.isReusedConnection }.count == 2)
     }
 
+    @Test("a reused connection accepted under a lax answer is refused once the handler defers to standard validation")
+    func reusedConnectionKeepsItsHandshakeVerdict() throws {
+        let handler = ScriptedHandler(.useCredential)
+        let harness = try Harness(scenario: "untrusted-root", handler: handler)
+        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)))
+        #expect(harness.fetch(harness.resource()).success != nil)
+        handler.set(.performDefaultHandling)
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.transportFailure?.chainValidationFailure != nil)
+        #expect(handler.challenges.last?.isReusedConnection == true)
+        guard case .failure = handler.challenges.last?.standardValidation else { Issue.record("the re-check must see the handshake's failure"); return }
+        #expect(harness.server.journal.count == 1)
+        #expect(harness.server.journal.first?.requestCount == 1)
+    }
+
     @Test("a chain that fails standard validation reaches the handler with an empty verified chain")
     func failedValidationHasNoVerifiedChain() throws {
         let handler = ScriptedHandler(.performDefaultHandling)

@@ -34,6 +34,11 @@ extension Network.URLSessionNetworkStack {
         /// pinned) against it: tests reach a local server under any name this way. Empty by default.
         public var resolveOverrides: [String] = []
 
+        /// The largest response body accepted, in bytes; a larger one fails the fetch with
+        /// `URLError.dataLengthExceedsMaximum` as soon as it is announced or received. `nil` (the default)
+        /// accepts any size, as `URLSession` does.
+        public var maximumResponseSize: Int?
+
         /// Creates the default configuration.
         public init() {}
     }

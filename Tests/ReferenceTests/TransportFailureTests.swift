@@ -154,4 +154,14 @@ struct TransportFailureTests {
         #expect(value.value == Data("here".utf8))
         #expect(value.response.url == harness.server.url("/moved"))
     }
+
+    @Test("a body larger than maximumResponseSize is dataLengthExceedsMaximum, announced or chunked",
+          arguments: [nil, [4096, 4096, 4096]] as [[Int]?])
+    func maximumResponseSize(chunks: [Int]?) throws {
+        let harness = try Harness(configure: { $0.maximumResponseSize = 10_000 })
+        harness.server.enqueue(MockResponse(status: 200, body: Data(count: 12_288), chunked: chunks))
+        #expect(urlErrorCode(harness.fetch(harness.resource())) == .dataLengthExceedsMaximum)
+        harness.server.enqueue(MockResponse(status: 200, body: Data(count: 10_000), chunked: chunks.map { _ in [5000, 5000] }))
+        #expect(harness.fetch(harness.resource()).success?.value.count == 10_000)
+    }
 }

@@ -51,19 +51,27 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     var isHTTPS: Bool { url.scheme?.lowercased() == "https" }
 
     private let cancelFlag = ManagedCancelFlag()
+    private let maximumResponseSize: Int?
+    /// Set when the body outgrew ``maximumResponseSize``.
+    private var exceededMaximumSize = false
 
     init(
-        request: URLRequest, url: URL, trust: TLSTrustContext, followsRedirects: Bool, resolveOverrides: [String] = [],
+        request: URLRequest, url: URL, trust: TLSTrustContext, configuration: Network.URLSessionNetworkStack.Configuration,
         loop: CurlMultiLoop, completion: @escaping Completion
     ) {
         self.loop = loop
         self.url = url
         self.trust = trust
         self.completion = completion
+        self.maximumResponseSize = configuration.maximumResponseSize
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         easy = curl_easy_init()
-        configure(request: request, followsRedirects: followsRedirects)
-        configureResolveOverrides(resolveOverrides)
+        configure(request: request, followsRedirects: configuration.followsRedirects)
+        configureResolveOverrides(configuration.resolveOverrides)
+        if let maximumResponseSize {
+            // libcurl refuses an announced length above the limit; the body callback enforces it on the rest.
+            setopt(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(maximumResponseSize))
+        }
     }
 
     deinit {
@@ -190,7 +198,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
 
     // MARK: libcurl callbacks (loop thread)
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+    /// Appends body bytes; returns `false` to abort the transfer when the body grows past the limit.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let maximumResponseSize, (body?.count ?? 0) + bytes.count > maximumResponseSize {
+            exceededMaximumSize = true
+            return false
+        }
         if body == nil {
             var expected: curl_off_t = -1
             cshims_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
@@ -198,6 +211,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             body = Data(capacity: expected > 0 ? Int(min(expected, 1 << 20)) : bytes.count)
         }
         body!.append(contentsOf: bytes)
+        return true
     }
 
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
@@ -287,6 +301,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     private func makeURLError(code: CURLcode) -> URLError {
         let buffered = String(cString: errorBuffer)
         let message = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        if exceededMaximumSize {
+            let failure = TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response body is larger than maximumResponseSize (\(maximumResponseSize ?? 0) bytes)")
+            return URLError(.dataLengthExceedsMaximum, failure: failure, url: url)
+        }
         let failure = TransportFailure(
             library: "libcurl", code: Int(code.rawValue), message: message,
             chainValidationFailure: chainValidationFailure, serverTrustFailure: serverTrustFailure)
@@ -314,9 +332,9 @@ final class ManagedCancelFlag: Sendable {
 private let curlBodyCallback: curl_write_callback = { pointer, size, count, userdata in
     guard let pointer, let userdata else { return 0 }
     let length = size * count
-    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let accepted = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
         .receiveBody(UnsafeRawBufferPointer(start: pointer, count: length))
-    return length
+    return accepted ? length : 0  // a short count makes libcurl abort with CURLE_WRITE_ERROR
 }
 
 private let curlHeaderCallback: curl_write_callback = { pointer, size, count, userdata in

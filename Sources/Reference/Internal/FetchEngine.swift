@@ -141,8 +141,7 @@ final class FetchEngine: Sendable {
             }
             return DummyCancelable()
         }
-        let transfer = CurlTransfer(request: request, url: url, trust: trust, followsRedirects: configuration.followsRedirects,
-            resolveOverrides: configuration.resolveOverrides, loop: loop) { [self] result in
+        let transfer = CurlTransfer(request: request, url: url, trust: trust, configuration: configuration, loop: loop) { [self] result in
             handle(result, request: request, resource: resource, state: state, taskIdentifier: taskIdentifier, started: started)
         }
         loop.submit(transfer)

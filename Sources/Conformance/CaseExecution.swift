@@ -183,7 +183,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
             try awaitCompletion("fetchAndDecode")
 
         case .fetchAsync:
-            let task = Task.detached { [current] in
+            let task = Task(executorPreference: DispatchTaskExecutor()) { [current] in
                 do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
             }
             _ = task
@@ -212,7 +212,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
             graceWait()
 
         case .cancelAsyncTask:
-            let task = Task.detached { [current] in
+            let task = Task(executorPreference: DispatchTaskExecutor()) { [current] in
                 do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
             }
             try awaitRequest()

@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
 
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
-        .target(name: "NetworkCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "NetworkCore"),
 
         // MARK: The reference stack on libcurl + OpenSSL.
         .target(name: "Reference", dependencies: [

@@ -24,7 +24,10 @@ extension Network.URLSessionNetworkStack {
         /// Silent by default.
         public var logger: Logger = Logger(label: "Reference.URLSessionNetworkStack", factory: { _ in SwiftLogNoOpLogHandler() })
 
-        /// Whether redirects are followed (at most 16), as `URLSession` does. On by default.
+        /// Whether redirects of GET, HEAD and POST requests are followed (at most 16), as `URLSession` does.
+        /// On by default. Other methods (PUT, PATCH, DELETE, …) never follow: their 3xx response is returned, as
+        /// ``Network/URLSessionError/http(_:_:_:)``, rather than replaying the method at another location.
+        /// A redirect from HTTPS never goes to plain HTTP.
         public var followsRedirects = true
 
         /// Addresses to use for given host names and ports instead of asking DNS, as libcurl's

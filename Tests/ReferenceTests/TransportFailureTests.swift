@@ -164,4 +164,14 @@ struct TransportFailureTests {
         harness.server.enqueue(MockResponse(status: 200, body: Data(count: 10_000), chunked: chunks.map { _ in [5000, 5000] }))
         #expect(harness.fetch(harness.resource()).success?.value.count == 10_000)
     }
+
+    @Test("a DELETE answered with a redirect is not replayed at the new location")
+    func customMethodsDoNotFollowRedirects() throws {
+        let harness = try Harness()
+        harness.server.enqueue(MockResponse(status: 303, headers: ["Location": "/elsewhere"]))
+        guard case .http(.redirection(303), _, _)? = harness.fetch(harness.resource("/item", method: "DELETE")).failure else {
+            Issue.record("expected the 303 itself"); return
+        }
+        #expect(harness.server.journal.reduce(0) { $0 + $1.requestCount } == 1)
+    }
 }

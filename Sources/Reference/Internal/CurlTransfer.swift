@@ -66,7 +66,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         self.maximumResponseSize = configuration.maximumResponseSize
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         easy = curl_easy_init()
-        configure(request: request, followsRedirects: configuration.followsRedirects)
+        // libcurl keeps a custom method (PUT, DELETE, …) across every redirect, even a 303 that asks for a GET,
+        // so such requests see their 3xx instead of being replayed somewhere else.
+        let method = request.httpMethod ?? "GET"
+        configure(request: request, followsRedirects: configuration.followsRedirects && ["GET", "HEAD", "POST"].contains(method))
         configureResolveOverrides(configuration.resolveOverrides)
         if let maximumResponseSize {
             // libcurl refuses an announced length above the limit; the body callback enforces it on the rest.

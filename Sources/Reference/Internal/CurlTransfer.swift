@@ -10,7 +10,9 @@ import FoundationNetworking
 /// completion it calls exactly once, on the loop thread.
 ///
 /// Created on any thread, then touched only by the loop thread (and by libcurl's callbacks, which run
-/// there), hence `@unchecked Sendable`.
+/// there), hence `@unchecked Sendable`. Two exceptions, both after the transfer left (or never joined) the
+/// multi handle, so nothing else touches it any more: a transfer submitted to a stopped loop completes on the
+/// submitting thread, and the last reference (a `WeakCancelable` caller's, say) may run `deinit` anywhere.
 final class CurlTransfer: Cancelable, @unchecked Sendable {
 
     /// How an exchange ended.

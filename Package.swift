@@ -48,7 +48,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
-        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer"]),
+        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer", "Conformance"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
     ]

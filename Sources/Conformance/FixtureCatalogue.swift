@@ -8,6 +8,8 @@ public struct FixtureCatalogue: Sendable {
     public struct Certificate: Sendable, Decodable {
         /// `leaf`, `intermediate-1`, `root`, …
         public var role: String
+        /// The certificate's PEM file, fixture-relative.
+        public var file: String
         /// The SPKI pin (base64 SHA-256 of the DER SubjectPublicKeyInfo).
         public var pin: String
         /// The subject, one line.

@@ -128,6 +128,18 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// Waits until connection `index` (0-based, in accept order) is closed, by either side, and returns its
+    /// final record: closing can happen after the client already saw its result.
+    ///
+    /// - Throws: ``MockServerError`` `.timeout` if it is still open (or not accepted) at the deadline.
+    @discardableResult
+    public func waitForClose(ofConnection index: Int, timeout: Duration = .seconds(5)) throws -> ConnectionRecord {
+        guard let record = core.waitForClose(of: index, until: Date(timeIntervalSinceNow: timeout.seconds)) else {
+            throw MockServerError(code: .timeout, message: "connection \(index) not closed within \(timeout)")
+        }
+        return record
+    }
+
     /// A snapshot of every accepted connection, in accept order.
     public var journal: [ConnectionRecord] { core.journalSnapshot }
 

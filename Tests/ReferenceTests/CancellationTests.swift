@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,7 +33,8 @@ private func expectedCode(_ expected: String) -> URLError.Code? {
 @Suite("The certificate catalogue", .timeLimit(.minutes(2)))
 struct FixtureCatalogueTests {
 
-    static let certificates = Manifest.chainScenarios.flatMap { scenario in scenario.certificates.map { (scenario.name, $0) } }
+    static let chainScenarios = Fixtures.catalogue.scenarios.filter { $0.kind == "chain" }
+    static let certificates = chainScenarios.flatMap { scenario in (scenario.certificates ?? []).map { (scenario.name, $0) } }
 
     @Test("every pin agrees three ways: the stack's own computation, network.md's openssl pipeline, the manifest",
           arguments: certificates.map { "\($0.0)/\($0.1.role)" })
@@ -52,20 +54,21 @@ struct FixtureCatalogueTests {
         #expect(output.hasSuffix(" 0 failed"), "\(output)")
     }
 
-    static let servable = Manifest.chainScenarios
+    static let servable = chainScenarios
 
     @Test("the stack, trusting the scenario's roots, gets the expected standard-validation outcome",
           arguments: servable.map(\.name))
     func stackOutcome(name: String) throws {
-        let scenario = Manifest.scenario(name)
+        let scenario = try #require(Fixtures.catalogue.scenario(name))
         let server = try MockServer(tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path(scenario.key!))))
         server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
         var configuration = Network.URLSessionNetworkStack.Configuration()
-        configuration.trustRoots = try .only(pemFiles: scenario.trust.map(Fixtures.path))
-        configuration.resolveOverrides = ["\(scenario.host):\(server.port):127.0.0.1"]
+        let host = try #require(scenario.host)
+        configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
+        configuration.resolveOverrides = ["\(host):\(server.port):127.0.0.1"]
         let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
         var url = URLComponents(url: server.url(), resolvingAgainstBaseURL: false)!
-        url.host = scenario.host
+        url.host = host
         let request = URLRequest(url: url.url!)
         let recorder = Recorder<Result<Network.Value<Data, URLResponse>, Network.URLSessionError>>()
         stack.fetch(resource: .init(baseRequestMaking: .init { $0(.success(request)) })) { recorder.record($0) }

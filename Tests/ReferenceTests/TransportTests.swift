@@ -126,4 +126,11 @@ struct TransportTests {
         harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)))
         #expect(harness.fetch(harness.resource()).success != nil)
     }
+
+    @Test("trust roots that are not PEM fail the request with secureConnectionFailed, blaming no server")
+    func unloadableRootsPEM() throws {
+        let harness = try Harness(configure: { $0.trustRoots = .only(pem: "not a certificate") })
+        guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
+        #expect(error.code == .secureConnectionFailed, "\(error.transportFailure.map(String.init(describing:)) ?? "")")
+    }
 }

@@ -23,14 +23,14 @@ struct Options {
     func int(_ key: String, _ fallback: Int) -> Int { values[key].flatMap(Int.init) ?? fallback }
 }
 
+/// What one run of one client measured.
 struct Row {
-    var client: String
-    var scenario: String
     var requests: Int
     var seconds: Double
     var failures: Int
     var perSecond: Double { Double(requests) / seconds }
 }
+
 
 /// One client in a comparison: a name and how to run one round.
 struct Contender {
@@ -86,7 +86,7 @@ func raw(_ url: String, cafile: String?, count: Int, inflight: Int) -> Row {
     let failures = inflight <= 1
         ? crawcurl_sequential(url, cafile, count, &seconds)
         : crawcurl_concurrent(url, cafile, count, Int32(inflight), &seconds)
-    return Row(client: "raw libcurl (C)", scenario: "", requests: count, seconds: seconds, failures: failures)
+    return Row(requests: count, seconds: seconds, failures: failures)
 }
 
 final class Counter: Sendable {
@@ -126,7 +126,7 @@ func reference(_ stack: Network.URLSessionNetworkStack, _ request: URLRequest, c
         for _ in 0..<inflight { next() }
         finished.wait()
     }
-    return Row(client: "reference stack", scenario: "", requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
+    return Row(requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
 }
 
 func foundation(_ url: URL, count: Int, inflight: Int) -> Row {
@@ -146,7 +146,7 @@ func foundation(_ url: URL, count: Int, inflight: Int) -> Row {
     for _ in 0..<max(1, inflight) { next() }
     finished.wait()
     session.invalidateAndCancel()
-    return Row(client: "Foundation URLSession", scenario: "", requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
+    return Row(requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
 }
 
 // MARK: Modes

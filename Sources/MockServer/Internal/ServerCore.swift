@@ -121,6 +121,11 @@ final class ServerCore: @unchecked Sendable {
         wait(until: deadline) { journal.count >= count ? true : nil } ?? false
     }
 
+    /// The record of connection `index` once it is closed, or nil at the deadline.
+    func waitForClose(of index: Int, until deadline: Date) -> ConnectionRecord? {
+        wait(until: deadline) { journal.count > index && journal[index].closedBy != nil ? journal[index] : nil }
+    }
+
     var journalSnapshot: [ConnectionRecord] { locked { journal } }
 
     func updateConnection(_ index: Int, _ change: (inout ConnectionRecord) -> Void) {

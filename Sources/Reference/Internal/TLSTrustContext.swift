@@ -145,10 +145,6 @@ private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: 
     return (host, port)
 }
 
-private func isIPAddress(_ host: String) -> Bool {
-    var buffer = in6_addr()
-    return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
-}
 
 private let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     guard let easy, let sslContext, let userdata, let (host, port) = endpoint(of: easy) else {
@@ -189,7 +185,7 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
         X509_STORE_CTX_set_error_depth(store, 0)
         X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
-        X509_STORE_CTX_set_error(store, isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+        X509_STORE_CTX_set_error(store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
         verified = false
     }
     // A chain OpenSSL could not verify is not a verified chain, whatever path it got as far as building; only
@@ -217,10 +213,8 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
 /// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.
 private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
     guard let leaf else { return false }
-    if isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
-    // `example.test.` is the fully qualified form of `example.test`; certificates name the latter.
-    let name = host.hasSuffix(".") ? String(host.dropLast()) : host
-    return X509_check_host(leaf, name, name.utf8.count, flags, nil) == 1
+    if HostName.isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
+    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `endpoint(of:)` removed any trailing dot
 }
 
 /// Checks a connection before each request that did not just verify it in its own handshake (a reused

@@ -55,18 +55,8 @@ struct PinnedCertificates: Sendable {
 
     /// The certificates of a PEM file (all of them) or a DER file.
     static func parse(_ data: Data) -> [ServerCertificate] {
-        if data.starts(with: Data("-----BEGIN".utf8)) || String(decoding: data.prefix(4096), as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
-            return data.withUnsafeBytes { bytes -> [ServerCertificate] in
-                guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return [] }
-                defer { BIO_free(bio) }
-                var result: [ServerCertificate] = []
-                while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
-                    defer { X509_free(certificate) }
-                    if let summary = OpenSSLCertificate.summary(of: certificate) { result.append(summary) }
-                }
-                ERR_clear_error()  // the end of the file is reported as an error
-                return result
-            }
+        if String(decoding: data.prefix(4096), as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
+            return (try? ServerCertificate.certificates(pem: String(decoding: data, as: UTF8.self))) ?? []
         }
         guard let certificate = X509Object(der: data) else { return [] }
         return OpenSSLCertificate.summary(of: certificate.pointer).map { [$0] } ?? []

@@ -39,12 +39,6 @@ class ServerTestCase: XCTestCase {
 
     /// Waits for the journal to show connection `index` closed (closing happens after the client sees the result).
     func closedRecord(_ server: MockServer, _ index: Int = 0, timeout: Double = 3) -> ConnectionRecord? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            let journal = server.journal
-            if journal.count > index, journal[index].closedBy != nil { return journal[index] }
-            usleep(10_000)
-        }
-        return nil
+        try? server.waitForClose(ofConnection: index, timeout: .milliseconds(Int(timeout * 1000)))
     }
 }

@@ -14,7 +14,7 @@ struct ReadmeExamplesTests {
     func readmeTour() async throws {
         let certificates = Fixtures.certificates.path
         let intermediatePin = Fixtures.pin("valid-ec256", role: "intermediate-1")
-        let backupPin = Manifest.scenario("backup-key").keyPin!
+        let backupPin = try Fixtures.catalogue.backupPin()
 
         // README: script
         let server = try MockServer(tls: .init(identity: .init(

@@ -19,12 +19,7 @@ enum Catalogue {
     static func root(_ scenario: String) -> String { pin(scenario, "root") }
 
     /// The spare key of `backup-key`, in no chain.
-    static var backup: String {
-        let data = try! Data(contentsOf: Fixtures.certificates.appendingPathComponent("manifest.json"))
-        let manifest = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
-        let scenarios = manifest["scenarios"] as! [[String: Any]]
-        return scenarios.first { $0["name"] as? String == "backup-key" }!["keyPin"] as! String
-    }
+    static var backup: String { try! Fixtures.catalogue.backupPin() }
 
     /// A well-formed pin of no certificate.
     static let unrelated = "ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890abcdefg="

@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 import MockServer
 import Reference
@@ -19,15 +20,11 @@ enum Fixtures {
     /// Root A, which most scenarios chain to.
     static var rootA: TrustRoots { try! .only(pemFiles: [path("roots/root-a.pem")]) }
 
-    /// A manifest field of a scenario's certificate with the given role (e.g. the pin of "intermediate-1").
-    static func pin(_ scenario: String, role: String) -> String {
-        let data = try! Data(contentsOf: certificates.appendingPathComponent("manifest.json"))
-        let manifest = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
-        let scenarios = manifest["scenarios"] as! [[String: Any]]
-        let entry = scenarios.first { $0["name"] as? String == scenario }!
-        let certificates = entry["certificates"] as! [[String: Any]]
-        return certificates.first { $0["role"] as? String == role }!["pin"] as! String
-    }
+    /// The manifest, read once through the conformance library's reader.
+    static let catalogue = try! FixtureCatalogue(directory: certificates)
+
+    /// The pin of a scenario's certificate with the given role (e.g. "intermediate-1").
+    static func pin(_ scenario: String, role: String) -> String { try! catalogue.pin(scenario, role) }
 }
 
 /// A server serving a fixture scenario, and a stack that trusts root A.

@@ -47,7 +47,7 @@ extension Network {
         /// The stack's configuration.
         public let configuration: Configuration
 
-        private let engine: FetchEngine
+        private let engine: Network.FetchEngine<CurlTransport>
 
         /// Creates a stack and its transport thread.
         ///
@@ -64,11 +64,13 @@ extension Network {
             self.configuration = configuration
             self.authenticationChallengeHandler = authenticationChallengeHandler
             self.retryQueue = retryQueue
-            engine = FetchEngine(configuration: configuration, handler: authenticationChallengeHandler, retryQueue: retryQueue)
+            engine = Network.FetchEngine(
+                transport: CurlTransport(configuration: configuration, handler: authenticationChallengeHandler),
+                retryQueue: retryQueue, callbackQueue: configuration.callbackQueue)
         }
 
         deinit {
-            engine.shutDown()
+            engine.cancelAll()
         }
 
         @discardableResult
@@ -82,6 +84,15 @@ extension Network {
         /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
         public func finishFetchesAndInvalidateSession() {
             engine.invalidate()
+        }
+
+        /// Refuses new fetches (they complete with ``URLSessionError/cancelled``), waits until the fetches in
+        /// flight have completed (retries included), then stops the transport thread: the graceful shutdown a
+        /// service lifecycle awaits.
+        ///
+        /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
+        public func shutdown() async {
+            await engine.shutdown()
         }
     }
 }

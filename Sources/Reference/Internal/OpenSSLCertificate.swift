@@ -1,5 +1,5 @@
-import COpenSSL
-import CShims
+internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// Reads what pinning needs out of certificates OpenSSL has already parsed for the handshake: no DER is

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import Foundation
 
 /// The certificates of a pin directory, read when a ``TrustPolicy`` is created so that no file is read inside

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import Foundation
 
 /// An OpenSSL certificate parsed from DER, freed with this object.

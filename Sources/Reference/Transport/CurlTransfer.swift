@@ -1,0 +1,194 @@
+internal import CCurl
+import Foundation
+import NetworkCore
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP exchange on a libcurl easy handle: what it has received, and the completion it calls exactly
+/// once, on the loop thread.
+///
+/// Created on any thread, then touched only by the loop thread (and by libcurl's callbacks, which run
+/// there), hence `@unchecked Sendable`. Two exceptions, both after the transfer left (or never joined) the
+/// multi handle, so nothing else touches it any more: a transfer submitted to a stopped loop completes on the
+/// submitting thread, and the last reference may run `deinit` anywhere.
+final class CurlTransfer: Cancelable, @unchecked Sendable {
+
+    typealias Completion = @Sendable (Network.TransportOutcome) -> Void
+
+    /// Why the transfer's own callbacks stopped it.
+    enum Stop {
+        case bodyTooLarge(limit: Int)
+        case headTooLarge
+    }
+
+    let easy: CurlEasy
+    let trust: TLSTrustContext
+    let url: URL
+    let isHTTPS: Bool
+    private let loop: CurlMultiLoop
+    private var completion: Completion?
+    private let maximumResponseSize: Int?
+
+    /// The response heads, as they arrive.
+    private(set) var heads = ResponseHeadParser()
+    /// The body; `nil` until the first byte arrives, which is how "no body" differs from "empty body".
+    private var body: Data?
+    /// Set by the TLS callbacks: the last judgement of the server this transfer talks to.
+    var trustVerdict: TrustVerdict?
+    /// Set when a callback of this transfer aborted it.
+    private(set) var stop: Stop?
+
+    /// No byte for this long fails the transfer as timed out.
+    let idleTimeout: Duration
+    /// When a byte last moved (or the transfer started): the idle timer counts from here.
+    private(set) var lastProgress = ContinuousClock.now
+    private var uploaded: curl_off_t = 0
+
+    private let cancelFlag = CancelFlag()
+
+    /// Makes a transfer for a request; throws the `URLError` that fails it when its options cannot be set.
+    init(
+        request: URLRequest, url: URL, trust: TLSTrustContext, configuration: Network.URLSessionNetworkStack.Configuration,
+        loop: CurlMultiLoop, completion: @escaping Completion
+    ) throws(URLError) {
+        do { easy = try CurlEasy() } catch { throw URLError(.cannotLoadFromNetwork, failure: error.transportFailure, url: url) }
+        self.url = url
+        self.trust = trust
+        self.loop = loop
+        self.completion = completion
+        isHTTPS = url.scheme?.lowercased() == "https"
+        maximumResponseSize = configuration.maximumResponseSize
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        idleTimeout = .milliseconds(Int((timeout * 1000).rounded(.up)))
+        try CurlRequestSetup(request: request, url: url, configuration: configuration).apply(to: self)
+    }
+
+    // MARK: Cancelable
+
+    var isCancelled: Bool { cancelFlag.isSet }
+
+    func cancel() {
+        guard cancelFlag.set() else { return }
+        loop.cancel(self)
+    }
+
+    // MARK: libcurl callbacks (loop thread)
+
+    /// Appends body bytes; returns `false` to abort the transfer when the body grows past the limit.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastProgress = .now
+        if let maximumResponseSize, (body?.count ?? 0) + bytes.count > maximumResponseSize {
+            stop = .bodyTooLarge(limit: maximumResponseSize)
+            return false
+        }
+        if body == nil {
+            // The server's Content-Length is a hint, not a promise: reserve at most 1 MiB ahead.
+            let expected = easy.offset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T) ?? -1
+            body = Data(capacity: expected > 0 ? min(expected, 1 << 20) : bytes.count)
+        }
+        body!.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Takes a head line; returns `false` to abort the transfer when the heads grow past their limit.
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastProgress = .now
+        if bytes.starts(with: "HTTP/".utf8) { body = nil }  // a new response (after a redirect or 1xx) starts
+        guard heads.consume(bytes) else {
+            stop = .headTooLarge
+            return false
+        }
+        return true
+    }
+
+    fileprivate func progress(uploaded now: curl_off_t) {
+        if now != uploaded {
+            uploaded = now
+            lastProgress = .now
+        }
+    }
+
+    // MARK: Completion (loop thread)
+
+    /// Ends the transfer with libcurl's result.
+    func complete(code: CURLcode) {
+        finish(outcome(code: code))
+    }
+
+    /// Ends the transfer with a failure found outside libcurl (idle timeout, a failed multi call, cancel).
+    func complete(failing code: URLError.Code, _ failure: TransportFailure) {
+        finish(.failure(URLError(code, failure: failure, url: url)))
+    }
+
+    func completeCancelled() {
+        complete(failing: .cancelled, TransportFailure(library: "Reference", code: 0, message: "cancelled"))
+    }
+
+    private func outcome(code: CURLcode) -> Network.TransportOutcome {
+        let head = heads.head
+        // A 101 the request never asked for, then the end: the server left HTTP, and no response will come.
+        if code != CURLE_OK, let head, head.status == 101, heads.isComplete {
+            return .noHTTPResponse(makeResponse(head))
+        }
+        guard code == CURLE_OK else {
+            let failure = TransferFailure(
+                code: code, message: easy.message(for: code), stop: stop, verdict: trustVerdict, head: heads.head,
+                socketError: easy.long(CURLINFO_OS_ERRNO) ?? 0)
+            return .failure(URLError(failure.urlErrorCode, failure: failure.transportFailure, url: url))
+        }
+        guard let head, heads.isComplete, head.status > 0 else {
+            // The connection ended inside the head: nothing was answered, whatever the status line said.
+            let message = head == nil ? "no response head" : "the connection ended before the response head did"
+            return .failure(URLError(.networkConnectionLost, failure: TransportFailure(library: "Reference", code: 0, message: message), url: url))
+        }
+        return .response(makeResponse(head), body: body)
+    }
+
+    private func makeResponse(_ head: ResponseHead) -> HTTPURLResponse {
+        var finalURL = url
+        if let redirects = easy.long(CURLINFO_REDIRECT_COUNT), redirects > 0 {  // parsing a URL is not free: only a redirect changes it
+            finalURL = easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? url
+        }
+        // The initializer fails only for a status outside 100...999, which a parsed head never has.
+        return HTTPURLResponse(url: finalURL, statusCode: head.status, httpVersion: head.version, headerFields: head.mergedFields)!
+    }
+
+    private func finish(_ outcome: Network.TransportOutcome) {
+        guard let completion else { return }
+        self.completion = nil
+        body = nil
+        completion(outcome)
+    }
+}
+
+/// A flag that is set once, atomically.
+final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    /// Sets the flag; returns whether this call set it.
+    func set() -> Bool { !flag.exchange(true, ordering: .acquiringAndReleasing) }
+}
+
+let curlBodyCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let length = size * count
+    let accepted = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .receiveBody(UnsafeRawBufferPointer(start: pointer, count: length))
+    return accepted ? length : 0  // a short count makes libcurl abort with CURLE_WRITE_ERROR
+}
+
+let curlHeaderCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let length = size * count
+    let accepted = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length))
+    return accepted ? length : 0
+}
+
+let curlProgressCallback: curl_xferinfo_callback = { userdata, _, _, _, uploaded in
+    guard let userdata else { return 0 }
+    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().progress(uploaded: uploaded)
+    return 0
+}

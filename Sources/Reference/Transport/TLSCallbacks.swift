@@ -1,0 +1,171 @@
+internal import CCurl
+internal import COpenSSL
+internal import CShims
+import Foundation
+import NetworkCore
+
+// The libcurl and OpenSSL callbacks that apply a `TLSTrustContext`. Each check ends in one `TrustVerdict`,
+// stored on the transfer it decides; error mapping reads that value.
+
+/// What one connection's verification needs, and what its handshake established; lives exactly as long as
+/// the connection's `SSL_CTX`, and is touched only on the transport thread.
+private final class ConnectionTrust {
+    let host: String
+    let port: Int
+    let context: TLSTrustContext
+    weak var transfer: CurlTransfer?
+    /// The handshake's evidence, kept for the re-check before each later request: OpenSSL's own record of it
+    /// cannot be trusted then (the verify result is overwritten when a handler accepts, and the chain it keeps
+    /// may be a partial, unverified one).
+    var evidence: TrustVerdict.Evidence?
+
+    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
+        self.host = host
+        self.port = port
+        self.context = context
+        self.transfer = transfer
+    }
+}
+
+/// The `SSL_CTX` ex-data slot that owns a `ConnectionTrust`, released when libcurl frees the context.
+private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
+    CRYPTO_EX_INDEX_SSL_CTX, 0, nil, nil, nil,
+    { _, pointer, _, _, _, _ in
+        guard let pointer else { return }
+        Unmanaged<ConnectionTrust>.fromOpaque(pointer).release()
+    })
+
+/// Where a transfer connects, as libcurl sees it: the host in the form that goes on the wire (punycode for
+/// internationalised names, lowercased, one trailing dot removed, IPv6 without brackets) and the port.
+private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
+    var effective: UnsafePointer<CChar>?
+    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else { return nil }
+    defer { curl_url_cleanup(url) }
+    guard curl_url_set(url, CURLUPART_URL, effective, 0) == CURLUE_OK else { return nil }
+    func part(_ what: CURLUPart, _ flags: UInt32) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(url, what, &value, flags) == CURLUE_OK, let value else { return nil }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
+    guard var host = part(CURLUPART_HOST, UInt32(CURLU_PUNYCODE))?.lowercased(),
+        let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap(Int.init)
+    else { return nil }
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    if host.hasSuffix("."), host.count > 1 { host.removeLast() }
+    return (host, port)
+}
+
+let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
+    guard let easy, let sslContext, let userdata, let (host, port) = endpoint(of: easy) else {
+        return CURLE_SSL_CONNECT_ERROR
+    }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    guard case .success(let roots) = transfer.trust.roots.store else { return CURLE_SSL_CACERT_BADFILE }
+    let connection = ConnectionTrust(host: host, port: port, context: transfer.trust, transfer: transfer)
+    let context = OpaquePointer(sslContext)
+    let retained = Unmanaged.passRetained(connection).toOpaque()
+    guard SSL_CTX_set_ex_data(context, connectionTrustIndex, retained) == 1 else {
+        Unmanaged<ConnectionTrust>.fromOpaque(retained).release()
+        return CURLE_SSL_CONNECT_ERROR
+    }
+    SSL_CTX_set1_cert_store(context, roots)
+    SSL_CTX_set_cert_verify_callback(context, certificateVerifyCallback, retained)
+    // A renegotiation would verify again after the transfer that made the connection is gone. SSL_OP_NO_RENEGOTIATION
+    // is SSL_OP_BIT(30), a function-like macro Swift cannot import. The call returns the new options, not a status.
+    _ = SSL_CTX_set_options(context, UInt64(1) << 30)
+    return CURLE_OK
+}
+
+/// Replaces OpenSSL's chain verification: runs it (with the host name and the verification time), then
+/// lets the handler decide. Returning 0 fails the handshake before any request byte is sent.
+private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { store, argument in
+    guard let store, let argument else { return 0 }
+    let connection = Unmanaged<ConnectionTrust>.fromOpaque(argument).takeUnretainedValue()
+    let context = connection.context
+    guard let parameters = X509_STORE_CTX_get0_param(store) else { return 0 }
+    if let time = context.verificationTime {
+        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970))
+    }
+    // The host name is checked after the chain, not through the verification parameters: OpenSSL checks a
+    // parameter host before signatures and dates and stops at the first error, so a host-name failure would
+    // hide whether the rest held. Checked last, `.hostnameMismatch` means "everything else was verified",
+    // which is what a handler that waives the host check (TrustManager's `sslValidateHostName = false`) needs.
+    let chainVerified = X509_verify_cert(store) == 1
+    var verified = chainVerified
+    let hostFlags = X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT) | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+    if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
+        X509_STORE_CTX_set_error_depth(store, 0)
+        X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
+        X509_STORE_CTX_set_error(store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+        verified = false
+    }
+    let verdict: TrustVerdict
+    if let served = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
+        let built = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_chain(store))
+    {
+        // A chain OpenSSL could not verify is not a verified chain, whatever path it got as far as building; only
+        // a host-name failure (checked after the whole chain verified) keeps it.
+        let evidence = TrustVerdict.Evidence(
+            host: connection.host, port: connection.port, served: served, verified: chainVerified ? built : [],
+            standard: verified ? .success(()) : .failure(ChainValidationFailure(store: store)))
+        connection.evidence = evidence
+        verdict = context.judge(evidence, reused: false)
+    } else {
+        // A certificate that cannot be encoded cannot be judged: refuse rather than judge the others.
+        verdict = TrustVerdict(evidence: nil, refusal: .chainNotTrusted(ChainValidationFailure(
+            kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded", depth: 0)))
+    }
+    connection.transfer?.trustVerdict = verdict
+    // libcurl reads the verify result after the handshake, so it must agree with the verdict.
+    if verdict.isAccepted {
+        X509_STORE_CTX_set_error(store, X509_V_OK)
+    } else if verified || X509_STORE_CTX_get_error(store) == X509_V_OK {
+        X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
+    }
+    return verdict.isAccepted ? 1 : 0
+}
+
+/// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.
+private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
+    guard let leaf else { return false }
+    if HostName.isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
+    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `endpoint(of:)` removed any trailing dot
+}
+
+/// Checks a connection before each request that did not just verify it in its own handshake (a reused
+/// connection, or one a redirect reuses), with that connection's handshake evidence; a refusal aborts with no
+/// request byte sent.
+let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
+    guard let userdata else { return CURL_PREREQFUNC_ABORT }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let verdict = recheck(transfer)
+    if let verdict { transfer.trustVerdict = verdict }
+    return verdict?.isAccepted ?? true ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+}
+
+/// The verdict on the connection a transfer is about to use; `nil` when nothing needs judging (plain HTTP, or
+/// the transfer's own handshake just judged it).
+private func recheck(_ transfer: CurlTransfer) -> TrustVerdict? {
+    let easy = transfer.easy
+    guard let info = easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
+        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
+    else {
+        // No OpenSSL connection: fine for plain HTTP, never for HTTPS.
+        return transfer.isHTTPS ? TrustVerdict(evidence: nil, refusal: .notJudged("an HTTPS connection without OpenSSL")) : nil
+    }
+    guard let pointer = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(OpaquePointer(ssl)), connectionTrustIndex) else {
+        return TrustVerdict(evidence: nil, refusal: .notJudged("a connection this stack did not set up"))
+    }
+    let connection = Unmanaged<ConnectionTrust>.fromOpaque(pointer).takeUnretainedValue()
+    guard let evidence = connection.evidence else {
+        return TrustVerdict(evidence: nil, refusal: .notJudged("a connection that was never verified"))
+    }
+    if connection.transfer === transfer { return nil }  // this transfer's own handshake just decided
+    guard let (host, port) = endpoint(of: easy.handle), connection.host == host, connection.port == port else {
+        return TrustVerdict(evidence: evidence, refusal: .notJudged("a connection verified for another host"))
+    }
+    // Without a handler, standard validation passed when the connection was made, and nothing can change it.
+    guard transfer.trust.handler != nil else { return nil }
+    return transfer.trust.judge(evidence, reused: true)
+}

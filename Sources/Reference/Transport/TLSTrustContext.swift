@@ -1,0 +1,79 @@
+internal import CCurl
+internal import COpenSSL
+internal import CShims
+import Foundation
+import Logging
+import NetworkCore
+
+/// Everything a stack's TLS verification needs, fixed for the stack's life, and the judgement it applies.
+///
+/// Verification happens in two places so that a refusal holds on every connection, and no request byte
+/// reaches a refused server:
+/// - in the handshake of each new connection, through OpenSSL's certificate verification callback, over
+///   the chain OpenSSL built (libcurl's TLS session cache is off, so no handshake skips it);
+/// - before each request on a reused connection, through libcurl's pre-request callback, over the evidence
+///   kept from that connection's handshake (libcurl reuses connections without another handshake).
+/// libcurl's own host-name check is off because the verification callback checks the name itself: one place
+/// decides, and a handler may accept a mismatch on purpose. The callbacks are in `TLSCallbacks.swift`.
+final class TLSTrustContext: Sendable {
+
+    let roots: TrustStore
+    let handler: (any AuthenticationChallengeHandler)?
+    let verificationTime: Date?
+    let logger: Logger
+
+    init(roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger) {
+        self.roots = TrustStore(roots: roots)
+        self.handler = handler
+        self.verificationTime = verificationTime
+        self.logger = logger
+    }
+
+    /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.
+    ///
+    /// Throws if the stack's roots could not be loaded or libcurl refused an option (a libcurl built on
+    /// another TLS library has no `SSL_CTX_FUNCTION`): the transfer must then not start, since nobody would
+    /// verify it.
+    func configure(_ easy: CurlEasy, transfer: UnsafeMutableRawPointer) throws(TransportFailure) {
+        if case .failure(let failure) = roots.store { throw failure }
+        do {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)  // checked by the verification callback (see above)
+            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+            // The roots come from the shared store, set on each connection's context; libcurl loads none itself
+            // (Debian's libcurl would otherwise also trust CAPATH, whatever CAINFO says).
+            try easy.set(CURLOPT_CAINFO, pointer: nil)
+            try easy.set(CURLOPT_CAPATH, pointer: nil)
+            try easy.setSSLContextFunction(sslContextCallback)
+            try easy.set(CURLOPT_SSL_CTX_DATA, pointer: transfer)
+            try easy.setPreRequestFunction(preRequestCallback)
+            try easy.set(CURLOPT_PREREQDATA, pointer: transfer)
+        } catch {
+            throw error.transportFailure
+        }
+    }
+
+    /// Judges a server from what a handshake established: the handler if there is one, else standard validation.
+    func judge(_ evidence: TrustVerdict.Evidence, reused: Bool) -> TrustVerdict {
+        guard let handler else { return standardVerdict(evidence) }
+        let challenge = ServerTrustChallenge(
+            host: evidence.host, port: evidence.port, servedChain: evidence.served, verifiedChain: evidence.verified,
+            standardValidation: evidence.standard, verificationTime: verificationTime ?? Date(), isReusedConnection: reused)
+        switch handler.handle(challenge) {
+        case .useCredential:
+            logger.debug("TLS server trusted by handler", metadata: ["host": "\(evidence.host)", "reused": "\(reused)"])
+            return TrustVerdict(evidence: evidence, refusal: nil)
+        case .performDefaultHandling:
+            return standardVerdict(evidence)
+        case .cancelAuthenticationChallenge(let failure):
+            logger.warning("TLS server refused by handler", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
+            return TrustVerdict(evidence: evidence, refusal: .handler(failure))
+        }
+    }
+
+    private func standardVerdict(_ evidence: TrustVerdict.Evidence) -> TrustVerdict {
+        guard case .failure(let failure) = evidence.standard else { return TrustVerdict(evidence: evidence, refusal: nil) }
+        logger.warning("TLS chain validation failed", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
+        return TrustVerdict(evidence: evidence, refusal: .chainNotTrusted(failure))
+    }
+}

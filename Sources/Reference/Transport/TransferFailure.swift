@@ -1,0 +1,79 @@
+internal import CCurl
+import Foundation
+import NetworkCore
+
+/// Why a transfer failed, from facts alone: libcurl's result code, what the transfer's own callbacks stopped,
+/// the TLS verdict, and the response head as it stood. `docs/urlerror-mapping.md` is this table for users.
+///
+/// No code is chosen by reading a message: the message only travels along, in the `TransportFailure`.
+struct TransferFailure {
+    let code: CURLcode
+    let message: String
+    let stop: CurlTransfer.Stop?
+    let verdict: TrustVerdict?
+    let head: ResponseHead?
+    /// libcurl's `CURLINFO_OS_ERRNO`: the socket error behind a receive failure, 0 when there was none.
+    let socketError: Int
+
+    /// The `URLError` code Apple's `URLSession` gives for the same failure.
+    var urlErrorCode: URLError.Code {
+        switch stop {
+        case .bodyTooLarge: return .dataLengthExceedsMaximum
+        case .headTooLarge: return .badServerResponse
+        case nil: break
+        }
+        if let refused = verdict?.code { return refused }
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // libcurl says this both for a redirect to a scheme it may not follow and for a reply that is not HTTP.
+            return isRedirect ? .unsupportedURL : .badServerResponse
+        case CURLE_URL_MALFORMAT: return .badURL
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost
+        case CURLE_COULDNT_CONNECT: return .cannotConnectToHost
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ENGINE_INITFAILED,
+            CURLE_SSL_SHUTDOWN_FAILED:
+            return .secureConnectionFailed
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_ISSUER_ERROR:
+            return .serverCertificateUntrusted
+        case CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE:
+            return .secureConnectionFailed  // the client's own trust configuration is broken, not the server's certificate
+        case CURLE_RECV_ERROR where socketError == 0 && head != nil:
+            // Receiving failed with no socket error once a head had arrived: libcurl refused what came (a
+            // malformed chunked body), which is a bad reply, not a lost connection.
+            return .badServerResponse
+        case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .networkConnectionLost
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP3: return .badServerResponse
+        case CURLE_OUT_OF_MEMORY:
+            // libcurl 7.88 reports a response header line over its 100 KiB limit as out of memory.
+            return head != nil ? .badServerResponse : .cannotLoadFromNetwork
+        case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
+        case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
+        case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
+        case CURLE_ABORTED_BY_CALLBACK:
+            // Only the pre-request trust check aborts transfers, and it leaves a verdict: without one, the
+            // connection could not be checked.
+            return .secureConnectionFailed
+        default: return .unknown
+        }
+    }
+
+    /// Whether the last head was a redirect, which libcurl was about to follow.
+    private var isRedirect: Bool {
+        guard let head, (300..<400).contains(head.status) else { return false }
+        return head.value(of: "location") != nil
+    }
+
+    var transportFailure: TransportFailure {
+        switch stop {
+        case .bodyTooLarge(let limit):
+            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response body is larger than maximumResponseSize (\(limit) bytes)")
+        case .headTooLarge:
+            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
+        case nil:
+            return verdict?.transportFailure(code: Int(code.rawValue), message: message)
+                ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)
+        }
+    }
+}

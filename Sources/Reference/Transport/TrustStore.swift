@@ -1,0 +1,68 @@
+internal import CCurl
+internal import COpenSSL
+import Foundation
+import NetworkCore
+
+/// The roots a stack trusts, parsed once into one OpenSSL `X509_STORE` that every connection of the stack
+/// shares: a handshake looks roots up, it never parses them again.
+///
+/// Built once and never changed afterwards; OpenSSL locks the store's own lookups, so connections on any
+/// thread may share it.
+final class TrustStore: @unchecked Sendable {
+
+    /// The store, or why it could not be built (every HTTPS transfer then fails, unverified by nobody).
+    let store: Result<OpaquePointer, TransportFailure>
+
+    init(roots: TrustRoots) {
+        store = Self.makeStore(roots)
+    }
+
+    deinit {
+        if case .success(let store) = store { X509_STORE_free(store) }
+    }
+
+    private static func makeStore(_ roots: TrustRoots) -> Result<OpaquePointer, TransportFailure> {
+        guard let store = X509_STORE_new() else { return .failure(failure("X509_STORE_new failed")) }
+        do {
+            if roots.includesSystemRoots { try loadSystemRoots(into: store) }
+            if !roots.additionalPEM.isEmpty { try load(pem: roots.additionalPEM, into: store) }
+            return .success(store)
+        } catch {
+            X509_STORE_free(store)
+            return .failure(error)
+        }
+    }
+
+    /// The system's roots where this libcurl was built to find them (Debian: a bundle file and a hashed folder).
+    private static func loadSystemRoots(into store: OpaquePointer) throws(TransportFailure) {
+        let easy: CurlEasy
+        do { easy = try CurlEasy() } catch { throw error.transportFailure }
+        // CURLINFO_CAINFO and CURLINFO_CAPATH (CURLINFO_STRING + 61 and + 62) do not reach Swift's importer.
+        let file = easy.string(CURLINFO(rawValue: UInt32(CURLINFO_STRING) + 61))
+        let path = easy.string(CURLINFO(rawValue: UInt32(CURLINFO_STRING) + 62))
+        guard file != nil || path != nil else { throw failure("this libcurl names no system trust store") }
+        if let file, X509_STORE_load_file(store, file) != 1 { throw failure("cannot load the system roots from \(file)") }
+        if let path, X509_STORE_load_path(store, path) != 1 { throw failure("cannot use the system roots in \(path)") }
+    }
+
+    private static func load(pem: String, into store: OpaquePointer) throws(TransportFailure) {
+        let bytes = Array(pem.utf8)
+        let loaded = bytes.withUnsafeBytes { buffer -> Int? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            var count = 0
+            while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
+                defer { X509_free(certificate) }
+                guard X509_STORE_add_cert(store, certificate) == 1 else { return nil }
+                count += 1
+            }
+            ERR_clear_error()  // the read that ends the loop leaves "no start line" behind
+            return count
+        }
+        guard let loaded, loaded > 0 else { throw failure("the trust roots hold no certificate OpenSSL can load") }
+    }
+
+    private static func failure(_ message: String) -> TransportFailure {
+        TransportFailure(library: "OpenSSL", code: Int(ERR_peek_last_error()), message: message)
+    }
+}

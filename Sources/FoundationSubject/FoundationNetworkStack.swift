@@ -20,7 +20,7 @@ public final class FoundationNetworkStack: NetworkStack {
     public typealias Response = URLResponse
     public typealias FetchError = Network.URLSessionError
 
-    private let engine: FoundationFetchEngine
+    private let engine: Network.FetchEngine<URLSessionTransport>
 
     /// Creates a stack with its own session.
     ///
@@ -28,11 +28,11 @@ public final class FoundationNetworkStack: NetworkStack {
     ///   - configuration: the session's configuration; ephemeral by default (no cookies or cache on disk).
     ///   - retryQueue: where delayed retries wait.
     public init(configuration: URLSessionConfiguration = .ephemeral, retryQueue: DispatchQueue) {
-        engine = FoundationFetchEngine(configuration: configuration, retryQueue: retryQueue)
+        engine = Network.FetchEngine(transport: URLSessionTransport(configuration: configuration), retryQueue: retryQueue)
     }
 
     deinit {
-        engine.shutDown()
+        engine.cancelAll()
     }
 
     @discardableResult
@@ -42,6 +42,6 @@ public final class FoundationNetworkStack: NetworkStack {
 
     /// Cancels every fetch in flight (each completes with `.cancelled`) and invalidates the session.
     public func finishFetchesAndInvalidateSession() {
-        engine.shutDown()
+        engine.cancelAll()
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetworkCore
+import Synchronization
+
+/// A transport whose exchanges the test ends by hand: it records each request and keeps its completion.
+final class ScriptedTransport: FetchTransport {
+
+    private struct State {
+        var pending: [(URLRequest, @Sendable (Network.TransportOutcome) -> Void)] = []
+        var sent: [URLRequest] = []
+        var cancelled = 0
+        var shutDowns = 0
+    }
+
+    private let state = Mutex(State())
+    private var cancelHook: @Sendable () -> Void { { [self] in state.withLock { $0.cancelled += 1 } } }
+
+    var sent: [URLRequest] { state.withLock { $0.sent } }
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+    var cancelledCount: Int { state.withLock { $0.cancelled } }
+    var shutDownCount: Int { state.withLock { $0.shutDowns } }
+
+    func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {
+        state.withLock {
+            $0.sent.append(request)
+            $0.pending.append((request, completion))
+        }
+        return Exchange(onCancel: cancelHook)
+    }
+
+    /// Ends the oldest pending exchange with `outcome`.
+    func complete(with outcome: Network.TransportOutcome) {
+        let next = state.withLock { state in state.pending.isEmpty ? nil : state.pending.removeFirst() }
+        next?.1(outcome)
+    }
+
+    func shutDown() {
+        state.withLock { $0.shutDowns += 1 }
+    }
+
+    private final class Exchange: Cancelable {
+        private let onCancel: @Sendable () -> Void
+        private let cancelled = Atomic<Bool>(false)
+        init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+        var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+        func cancel() { if !cancelled.exchange(true, ordering: .relaxed) { onCancel() } }
+    }
+}
+
+/// Collects a fetch's completions, to check there is exactly one.
+final class Completions: Sendable {
+    private let results = Mutex<[Result<Network.Value<Data, URLResponse>, Network.URLSessionError>]>([])
+
+    var count: Int { results.withLock { $0.count } }
+    var first: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>? { results.withLock { $0.first } }
+
+    func record(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) {
+        results.withLock { $0.append(result) }
+    }
+}
+
+/// An interceptor that answers every failure with one action, so tests can hold it weakly.
+final class FixedRetryInterceptor: URLSessionResourceInterceptor {
+    let action: Retry.Action
+    init(_ action: Retry.Action) { self.action = action }
+
+    func interceptFailedTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?,
+        error: Network.URLSessionError, retryState: Retry.State
+    ) -> Retry.Action {
+        action
+    }
+}

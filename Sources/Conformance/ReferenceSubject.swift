@@ -17,9 +17,14 @@ public struct ReferenceSubject: ConformanceSubject {
     public func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
-        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .none : try .only(pemFiles: environment.trustedRootFiles)
         configuration.verificationTime = environment.verificationTime
-        configuration.resolveOverrides = environment.resolveOverrides
+        // The environment's overrides are `HOST:PORT:ADDRESS`, with a host and an IPv4 address free of colons.
+        configuration.resolveOverrides = environment.resolveOverrides.compactMap { entry in
+            let parts = entry.split(separator: ":", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let port = Int(parts[1]) else { return nil }
+            return .init(host: parts[0], port: port, address: parts[2])
+        }
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

@@ -24,23 +24,30 @@ extension Network.URLSessionNetworkStack {
         /// Silent by default.
         public var logger: Logger = Logger(label: "Reference.URLSessionNetworkStack", factory: { _ in SwiftLogNoOpLogHandler() })
 
-        /// Whether redirects of GET, HEAD and POST requests are followed (at most 16), as `URLSession` does.
-        /// On by default. Other methods (PUT, PATCH, DELETE, …) never follow: their 3xx response is returned, as
-        /// ``Network/URLSessionError/http(_:_:_:)``, rather than replaying the method at another location.
-        /// A redirect from HTTPS never goes to plain HTTP.
-        public var followsRedirects = true
+        /// Which redirects are followed, and how many in a row. By default up to 16, as `URLSession` does.
+        ///
+        /// Only GET, HEAD and POST requests follow (a 303 turns a POST into a GET); other methods (PUT, PATCH,
+        /// DELETE, …) never do: their 3xx response is returned, as ``Network/URLSessionError/http(_:_:_:)``,
+        /// rather than replaying the method at another location. A redirect from HTTPS never goes to plain HTTP.
+        public var redirects: RedirectPolicy = .follow(maximum: 16)
 
-        /// Addresses to use for given host names and ports instead of asking DNS, as libcurl's
-        /// `CURLOPT_RESOLVE` entries `"HOST:PORT:ADDRESS"` (e.g. `"api.example.test:8443:127.0.0.1"`).
+        /// Addresses to use for given host names and ports instead of asking DNS.
         ///
         /// The request URL keeps its host name, so TLS sends it as SNI and certificates are checked (and
         /// pinned) against it: tests reach a local server under any name this way. Empty by default.
-        public var resolveOverrides: [String] = []
+        public var resolveOverrides: [ResolveOverride] = []
 
-        /// The largest response body accepted, in bytes; a larger one fails the fetch with
-        /// `URLError.dataLengthExceedsMaximum` as soon as it is announced or received. `nil` (the default)
+        /// The largest response body accepted, in bytes, after any `Content-Encoding` is decoded; a larger one
+        /// fails the fetch with `URLError.dataLengthExceedsMaximum` as soon as it is announced or received.
+        ///
+        /// 100 MiB by default, so that a small compressed body cannot expand into gigabytes of memory. `nil`
         /// accepts any size, as `URLSession` does.
-        public var maximumResponseSize: Int?
+        public var maximumResponseSize: Int? = 100 * 1024 * 1024
+
+        /// The longest one attempt may take, from its start to its last body byte, however steadily bytes
+        /// arrive (`URLRequest.timeoutInterval` only bounds the wait for the next byte). A longer attempt fails
+        /// with `URLError.timedOut`. Seven days by default, as `URLSessionConfiguration.timeoutIntervalForResource`.
+        public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60
 
         /// Creates the default configuration.
         public init() {}

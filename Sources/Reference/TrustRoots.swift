@@ -12,6 +12,10 @@ public struct TrustRoots: Sendable, Hashable {
     /// The system's trust store only.
     public static let system = TrustRoots(includesSystemRoots: true, additionalPEM: "")
 
+    /// No root at all: every HTTPS server fails standard validation, and only an
+    /// ``AuthenticationChallengeHandler`` that accepts a chain on its own terms (pin-only, say) lets one through.
+    public static let none = TrustRoots(includesSystemRoots: false, additionalPEM: "")
+
     /// Only the given roots (PEM text with one or more certificates); the system's store is not trusted.
     public static func only(pem: String) -> TrustRoots {
         TrustRoots(includesSystemRoots: false, additionalPEM: pem)

@@ -65,7 +65,7 @@ struct FixtureCatalogueTests {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         let host = try #require(scenario.host)
         configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
-        configuration.resolveOverrides = ["\(host):\(server.port):127.0.0.1"]
+        configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")]
         let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
         var url = URLComponents(url: server.url(), resolvingAgainstBaseURL: false)!
         url.host = host

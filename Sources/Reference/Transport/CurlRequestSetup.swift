@@ -38,7 +38,7 @@ struct CurlRequestSetup {
             try setMethodAndBody(transfer.easy)
             try setHeaders(fields, on: transfer.easy)
             let overrides = configuration.resolveOverrides
-            if !overrides.isEmpty { try transfer.easy.set(CURLOPT_RESOLVE, list: overrides) }
+            if !overrides.isEmpty { try transfer.easy.set(CURLOPT_RESOLVE, list: overrides.map(\.curlEntry)) }
             if let maximumResponseSize = configuration.maximumResponseSize {
                 // libcurl refuses an announced length above the limit; the body callback enforces it on the rest.
                 try transfer.easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: maximumResponseSize)
@@ -58,8 +58,9 @@ struct CurlRequestSetup {
         try easy.set(CURLOPT_HEADERDATA, pointer: transfer)
         // libcurl keeps a custom method (PUT, DELETE, …) across every redirect, even a 303 that asks for a GET,
         // so such requests see their 3xx instead of being replayed somewhere else.
-        try easy.set(CURLOPT_FOLLOWLOCATION, configuration.followsRedirects && ["GET", "HEAD", "POST"].contains(method) ? 1 : 0)
-        try easy.set(CURLOPT_MAXREDIRS, 16)
+        let redirects = configuration.redirects
+        try easy.set(CURLOPT_FOLLOWLOCATION, redirects.follows && ["GET", "HEAD", "POST"].contains(method) ? 1 : 0)
+        try easy.set(CURLOPT_MAXREDIRS, redirects.maximum)
         // Only HTTP, and a redirect never leaves TLS: a plain hop would skip the trust handler and send the
         // request's headers (and a 307/308 body) in clear text.
         try easy.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
@@ -71,7 +72,8 @@ struct CurlRequestSetup {
     /// timer fails a transfer that sees no byte for that long, to the millisecond.
     private func setTimeouts(_ easy: CurlEasy, transfer: UnsafeMutableRawPointer) throws(CurlEdgeFailure) {
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int((timeout * 1000).rounded(.up)))
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(timeout))
+        try easy.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.timeoutIntervalForResource))
         if request.httpBody != nil {
             // Upload progress is progress too: a large body being sent is not an idle transfer.
             try easy.set(CURLOPT_NOPROGRESS, 0)
@@ -114,6 +116,12 @@ struct CurlRequestSetup {
             lines.append("Expect:")
         }
         try easy.set(CURLOPT_HTTPHEADER, list: lines)
+    }
+
+    /// A positive interval in whole milliseconds, rounded up, capped where libcurl's `long` would overflow.
+    static func milliseconds(_ interval: TimeInterval) -> Int {
+        guard interval.isFinite, interval > 0 else { return 0 }  // 0: no limit
+        return Int(min((interval * 1000).rounded(.up), Double(Int32.max)))
     }
 
     private static func isValidHeader(name: String, value: String) -> Bool {

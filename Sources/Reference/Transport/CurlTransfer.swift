@@ -61,7 +61,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         isHTTPS = url.scheme?.lowercased() == "https"
         maximumResponseSize = configuration.maximumResponseSize
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
-        idleTimeout = .milliseconds(Int((timeout * 1000).rounded(.up)))
+        idleTimeout = .milliseconds(CurlRequestSetup.milliseconds(timeout))
         try CurlRequestSetup(request: request, url: url, configuration: configuration).apply(to: self)
     }
 

@@ -44,7 +44,7 @@ struct PinHarness {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: roots.map(Fixtures.path))
         configuration.verificationTime = verificationTime
-        if host != "localhost" { configuration.resolveOverrides = ["\(host):\(server.port):127.0.0.1"] }
+        if host != "localhost" { configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")] }
         stack = Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
     }

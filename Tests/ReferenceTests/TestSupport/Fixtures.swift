@@ -10,6 +10,9 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/certs")
 
+    /// Response bodies too big to build in a test (`Fixtures/bodies`).
+    static let bodies: URL = certificates.deletingLastPathComponent().appendingPathComponent("bodies")
+
     static func path(_ relative: String) -> String { certificates.appendingPathComponent(relative).path }
 
     /// The TLS identity that serves a scenario's chain.

@@ -44,16 +44,7 @@ extension Outcome {
     /// `handler:<reason>` or `chain:<kind>`, from the transport failure the stack recorded.
     static func trustFailure(_ error: URLError) -> String? {
         if let failure = error.serverTrustFailure {
-            switch failure.reason {
-            case .noPolicyForHost: return "handler:noPolicyForHost"
-            case .policyExpired: return "handler:policyExpired"
-            case .chainNotTrusted(let chain): return "handler:chainNotTrusted(\(chain.kind.rawValue))"
-            case .hostnameMismatch: return "handler:hostnameMismatch"
-            case .noPinMatched: return "handler:noPinMatched"
-            case .pinNotComputable: return "handler:pinNotComputable"
-            case .configurationInvalid: return "handler:configurationInvalid"
-            case .refused: return "handler:refused"
-            }
+            return "handler:\(failure.reason)"
         }
         return error.transportFailure?.chainValidationFailure.map { "chain:\($0.kind.rawValue)" }
     }

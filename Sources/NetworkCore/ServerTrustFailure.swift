@@ -1,24 +1,48 @@
 /// Why a server was refused by an ``AuthenticationChallengeHandler``, with the evidence to fix it.
 public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
 
-    /// The reason a program can switch on.
-    public enum Reason: Sendable, Equatable {
+    /// The reason a program can compare against. New reasons may be added: switch with a `default`.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case noPolicyForHost, policyExpired, chainNotTrusted, hostnameMismatch, noPinMatched, pinNotComputable
+            case configurationInvalid, refused
+        }
+        private let base: Base
+
+        /// Standard validation's failure, for ``chainNotTrusted(_:)``.
+        public let chainValidationFailure: ChainValidationFailure?
+
+        private init(_ base: Base, chainValidationFailure: ChainValidationFailure? = nil) {
+            self.base = base
+            self.chainValidationFailure = chainValidationFailure
+        }
+
         /// No policy covers the host, and unpinned hosts are not allowed.
-        case noPolicyForHost
+        public static let noPolicyForHost = Reason(.noPolicyForHost)
         /// The host's policy has expired, and expired policies are not allowed.
-        case policyExpired
-        /// Standard validation failed.
-        case chainNotTrusted(ChainValidationFailure)
+        public static let policyExpired = Reason(.policyExpired)
+        /// Standard validation failed; ``chainValidationFailure`` says how.
+        public static func chainNotTrusted(_ failure: ChainValidationFailure) -> Reason { Reason(.chainNotTrusted, chainValidationFailure: failure) }
         /// The certificate is not for this host.
-        case hostnameMismatch
+        public static let hostnameMismatch = Reason(.hostnameMismatch)
         /// No pin matched a certificate of the verified chain.
-        case noPinMatched
+        public static let noPinMatched = Reason(.noPinMatched)
         /// A pin could not be computed from a certificate.
-        case pinNotComputable
+        public static let pinNotComputable = Reason(.pinNotComputable)
         /// The handler's configuration is invalid.
-        case configurationInvalid
+        public static let configurationInvalid = Reason(.configurationInvalid)
         /// A custom handler refused the server.
-        case refused
+        public static let refused = Reason(.refused)
+
+        /// Whether two reasons are the same kind of reason, whatever chain failure they carry: `chainNotTrusted`
+        /// for any chain failure matches `chainNotTrusted` for any other.
+        public func isSameKind(as other: Reason) -> Bool { base == other.base }
+
+        /// The reason's stable name, with the chain failure's kind for `chainNotTrusted` (`chainNotTrusted(expired)`).
+        public var description: String {
+            guard let chainValidationFailure else { return base.rawValue }
+            return "\(base.rawValue)(\(chainValidationFailure.kind.rawValue))"
+        }
     }
 
     /// The reason.
@@ -58,6 +82,7 @@ public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "server trust refused for host \(host): \(reason)"
+        if let chain = reason.chainValidationFailure { text += " (\(chain))" }
         if let policy { text += "; policy: \(policy)" }
         if !configuredPins.isEmpty { text += "; configured pins: [\(configuredPins.joined(separator: ", "))]" }
         if !seenCertificates.isEmpty {

@@ -39,7 +39,7 @@ struct TrustVerdict: Sendable {
         case .notJudged: return .secureConnectionFailed
         case .chainNotTrusted(let failure): return Self.code(for: failure)
         case .handler(let failure):
-            if case .chainNotTrusted(let chain) = failure.reason { return Self.code(for: chain) }
+            if let chain = failure.reason.chainValidationFailure { return Self.code(for: chain) }
             return .serverCertificateUntrusted
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A network stack: fetches resources and completes with a value or an error, exactly once.
 public protocol NetworkStack: AnyObject, Sendable {
@@ -59,8 +60,14 @@ extension NetworkStack where Resource: Sendable, Remote: Sendable, Response: Sen
     public func fetch(resource: Resource) async throws(FetchError) -> Network.Value<Remote, Response> {
         let bag = CancelableBag()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<FetchResult, Never>) in
-                bag += fetch(resource: resource) { continuation.resume(returning: $0) }
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<FetchResult, Never>) in
+                // A stack that completes a fetch twice is broken, but must not crash its caller: the first
+                // completion wins, later ones are dropped.
+                let once = Atomic<Bool>(false)
+                bag += fetch(resource: resource) { result in
+                    guard !once.exchange(true, ordering: .acquiringAndReleasing) else { return }
+                    continuation.resume(returning: result)
+                }
             }
         } onCancel: {
             bag.cancel()

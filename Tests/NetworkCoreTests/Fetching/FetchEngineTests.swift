@@ -133,3 +133,31 @@ struct FetchEngineTests {
         #expect(all.allSatisfy { $0.count == 1 })
     }
 }
+
+/// The `async` variant over a stack that breaks the exactly-once rule.
+@Suite("The async fetch")
+struct AsyncFetchTests {
+
+    /// A broken stack that completes every fetch twice, first with a success.
+    private final class TwiceCompletingStack: NetworkStack {
+        typealias Resource = Network.URLSessionResource
+        typealias Remote = Data
+        typealias Request = URLRequest
+        typealias Response = URLResponse
+        typealias FetchError = Network.URLSessionError
+
+        func fetch(resource: Resource, completion: @escaping FetchCompletionClosure) -> Cancelable {
+            let response = URLResponse(url: URL(string: "https://example.test/")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+            completion(.success(Network.Value(value: Data("first".utf8), response: response)))
+            completion(.failure(.cancelled))
+            return DummyCancelable()
+        }
+    }
+
+    @Test("a stack that completes twice gives the first result and does not crash its caller")
+    func doubleCompletion() async throws {
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { _ in DummyCancelable() })
+        let value = try await TwiceCompletingStack().fetch(resource: resource)
+        #expect(value.value == Data("first".utf8))
+    }
+}

@@ -3,20 +3,27 @@ import Synchronization
 
 /// Records values delivered from other threads, and waits for them with a deadline.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private struct State {
+        var values: [Value] = []
+        var taken = 0
+    }
+    private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
 
     func record(_ value: Value) {
-        values.withLock { $0.append(value) }
+        state.withLock { $0.values.append(value) }
         signal.signal()
     }
 
-    var all: [Value] { values.withLock { $0 } }
+    var all: [Value] { state.withLock { $0.values } }
 
-    /// Waits for one more value; `nil` after the timeout.
+    /// Waits for the next value not yet taken, in the order they were recorded; `nil` after the timeout.
     func next(timeout: TimeInterval = 15) -> Value? {
         guard signal.wait(timeout: .now() + timeout) == .success else { return nil }
-        return values.withLock { $0.last }
+        return state.withLock { state in
+            defer { state.taken += 1 }
+            return state.values[state.taken]
+        }
     }
 }
 

@@ -13,6 +13,10 @@ enum HostName {
 
     /// The form names are compared in: lowercased, one trailing dot removed, IPv6 brackets removed.
     static func normalized(_ name: String) -> String {
+        // The transport hands over hosts already normalised: checking is cheaper than lowercasing a copy.
+        if !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "[") }), name.utf8.last != UInt8(ascii: ".") {
+            return name
+        }
         var name = name.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }

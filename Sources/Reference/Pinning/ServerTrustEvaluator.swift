@@ -90,11 +90,15 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
         guard !chain.isEmpty else { return .failure(.noVerifiedChain) }
         var notComputable: Int?
         for index in configuration.certificateCheckingOrder.indices(forChainOfLength: chain.count) {
-            guard let pin = SPKIPin.canonical(chain[index].spkiSHA256) else {
+            // The stack's own pins are canonical base64 already: look them up as they are, and canonicalise only
+            // a pin that does not match (it may come from another verifier), on the failure path.
+            let seen = chain[index].spkiSHA256
+            if policy.canonicalPins.contains(seen) { return .success(()) }
+            guard let pin = SPKIPin.canonical(seen) else {
                 notComputable = notComputable ?? index
                 continue
             }
-            if policy.canonicalPins.contains(pin) { return .success(()) }
+            if pin != seen, policy.canonicalPins.contains(pin) { return .success(()) }
         }
         return .failure(notComputable.map { .pinNotComputable(index: $0) } ?? .pinnedHashNotFound)
     }

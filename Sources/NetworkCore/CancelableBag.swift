@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A cancelable that owns other cancelables and cancels them all, in the order they were added.
 ///
@@ -6,11 +5,11 @@ import Synchronization
 /// with respect to each other, so a child is never lost between the two.
 public final class CancelableBag: Cancelable {
 
-    private let children: Mutex<[any Cancelable]?>
+    private let children: Locked<[any Cancelable]?>
 
     /// Creates a bag holding `cancelables`.
     public init<S: Sequence>(_ cancelables: S) where S.Element == any Cancelable {
-        children = Mutex(Array(cancelables))
+        children = Locked(Array(cancelables))
     }
 
     /// Creates an empty bag.

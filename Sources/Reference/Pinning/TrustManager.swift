@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Per-host trust policies (the GCXTrustPolicy design), usable as a stack's ``AuthenticationChallengeHandler``.
 ///
@@ -21,7 +20,7 @@ public final class TrustManager: AuthenticationChallengeHandler {
     /// A shared manager.
     public static let shared = TrustManager()
 
-    private let policies = Mutex<[String: TrustPolicy]>([:])
+    private let policies = Locked<[String: TrustPolicy]>([:])
 
     /// Creates a manager without policies.
     public init() {}

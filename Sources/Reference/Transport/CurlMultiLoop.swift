@@ -2,7 +2,6 @@ internal import CCurl
 internal import CShims
 import Foundation
 import NetworkCore
-import Synchronization
 
 /// The stack's one transport thread: owns a libcurl multi handle (and so its connection cache), adds and
 /// removes transfers, times out idle ones, and runs jobs posted to it (completions among them).
@@ -25,9 +24,9 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The multi handle; `nil` when it could not be set up, and then no thread runs.
     private let multi: UnsafeMutableRawPointer?
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    private let loopThread = Mutex<pthread_t?>(nil)
+    private let loopThread = Locked<pthread_t?>(nil)
     /// Why the multi handle could not be set up: every transfer fails with it.
     private let setupFailure: TransportFailure?
 

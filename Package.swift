@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Linux only: the reference stack and the MockServer are built on Glibc, libcurl and OpenSSL (Debian's
+// libcurl4-openssl-dev and libssl-dev). SwiftPM has no way to say so in `platforms`.
 let package = Package(
     name: "PinnedNetwork",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
         .library(name: "Reference", targets: ["Reference"]),

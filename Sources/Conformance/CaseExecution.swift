@@ -51,7 +51,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         }
         let elapsed = ContinuousClock.now - started
         return CaseResult(
-            id: testCase.id, title: testCase.title, section: testCase.section, level: testCase.level,
+            id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level,
             verdict: verdict, reason: reason, mismatches: mismatches,
             expected: .init(outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
             actual: observation.outcome, completions: observation.completions, journal: observation.journal,

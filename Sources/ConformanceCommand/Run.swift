@@ -15,7 +15,7 @@ struct Run: ParsableCommand {
         case text, json, junit, markdown
     }
 
-    @Flag(name: .long, help: "List the cases (ID, level, section, title) and exit.")
+    @Flag(name: .long, help: "List the cases (ID, level, rules, title) and exit.")
     var list = false
 
     @Option(name: .long, help: "Run only the cases whose ID matches this glob (* and ?); several globs separated by commas.")
@@ -44,7 +44,7 @@ struct Run: ParsableCommand {
         if let filter { cases = Catalogue.filter(cases, glob: filter) }
         if list {
             for testCase in cases {
-                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.section)\t\(testCase.title)")
+                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)")
             }
             print("\(cases.count) cases")
             return

@@ -1,4 +1,5 @@
 import Conformance
+import Foundation
 import Testing
 
 @Suite("The catalogue is stable data")
@@ -46,5 +47,28 @@ struct CatalogueTests {
         } else {
             #expect(!matches, "no case \(id)")
         }
+    }
+}
+
+@Suite("Cases accept every honest outcome")
+struct HonestOutcomeTests {
+
+    private func expectation(_ id: String) throws -> Outcome {
+        try #require(Catalogue.all.first { $0.id == id }).expected.outcome
+    }
+
+    @Test("two disagreeing Content-Length headers may be a lost connection or a malformed response", arguments: [
+        URLError.Code.networkConnectionLost, .badServerResponse,
+    ])
+    func conflictingContentLengthAccepts(code: URLError.Code) throws {
+        let actual = Outcome(kind: .url, urlErrorCode: code.rawValue)
+        #expect(try expectation("transport.conflicting-content-length").mismatches(against: actual).isEmpty)
+    }
+
+    @Test("two disagreeing Content-Length headers are never success, nor another code")
+    func conflictingContentLengthRefuses() throws {
+        let expected = try expectation("transport.conflicting-content-length")
+        #expect(!expected.mismatches(against: Outcome(kind: .success, status: 200, body: "payload-0123456789")).isEmpty)
+        #expect(!expected.mismatches(against: Outcome(kind: .url, urlErrorCode: URLError.Code.timedOut.rawValue)).isEmpty)
     }
 }

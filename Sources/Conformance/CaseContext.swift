@@ -78,6 +78,18 @@ final class CaseContext: Sendable {
         set { state.withLock { $0.reconfigure = newValue } }
     }
 
+    /// Drops what the case kept of the fetch (its cancelable, a pending request maker, the handler's change).
+    ///
+    /// They lead back to the stack, and the stack's challenge handler and interceptors lead back to this
+    /// context: kept past the case, that cycle would leak every stack whose case used them.
+    func endCase() {
+        state.withLock {
+            $0.fetchCancelable = nil
+            $0.pendingRequestHandler = nil
+            $0.reconfigure = nil
+        }
+    }
+
     // MARK: Waiting
 
     /// Waits for one more completion until the deadline; false on timeout.

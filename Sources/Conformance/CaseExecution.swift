@@ -90,6 +90,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let scheme = server.isTLS ? "https" : "http"
         let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
         let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
+        defer { context.endCase() }
 
         let handler = try testCase.stack.handler.map { spec -> any AuthenticationChallengeHandler in
             do {

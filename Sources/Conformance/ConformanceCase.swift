@@ -16,18 +16,18 @@ public struct ConformanceCase: Sendable, Identifiable {
     /// Features the subject must have; otherwise the case is SKIP.
     public let requires: Set<SubjectFeature>
     /// The server and its script.
-    public let server: ServerScript
+    package let server: ServerScript
     /// The stack's configuration.
-    public let stack: StackSetup
+    package let stack: StackSetup
     /// The resource.
-    public let resource: ResourceSpec
+    package let resource: ResourceSpec
     /// What the runner does.
-    public let action: CaseAction
+    package let action: CaseAction
     /// What must happen.
-    public let expected: Expectation
+    package let expected: Expectation
 
     /// Creates a case.
-    public init(
+    package init(
         id: String, title: String, rules: [String], level: ConformanceLevel = .must, explanation: String,
         requires: Set<SubjectFeature> = [], server: ServerScript, stack: StackSetup = .standard,
         resource: ResourceSpec = .get, action: CaseAction = .fetch, expected: Expectation

@@ -31,7 +31,10 @@ struct CaseExecution<Subject: ConformanceSubject> {
         var mismatches: [String] = []
         do {
             observation = try execute()
-            mismatches = testCase.expected.outcome.mismatches(against: observation.outcome!)
+            mismatches = (observation.mostCompletionsOfOneFetch > 1
+                    ? ["a fetch completed \(observation.mostCompletionsOfOneFetch) times; every fetch completes exactly once (FETCH-1)"]
+                    : [])
+                + testCase.expected.outcome.mismatches(against: observation.outcome!)
                 + testCase.expected.journal.mismatches(against: observation.journal)
                 + observation.mismatches(for: testCase.expected.checks)
             verdict = mismatches.isEmpty ? .pass : .fail
@@ -129,7 +132,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         var observation = Observation()
         observation.outcome = context.outcomes.last
-        observation.completions = context.outcomes.count
+        observation.completions = context.outcomes.count + context.extraCompletions
+        observation.mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
         observation.hookLog = context.hooks
         observation.priorityCalls = context.priorityCalls
         observation.challenges = context.challenges
@@ -158,14 +162,15 @@ struct CaseExecution<Subject: ConformanceSubject> {
         func graceWait() { _ = context.waitForCompletion(until: .now() + grace) }
 
         if case .releaseStackInFlight = action {
-            stack?.fetch(resource: resource, completion: complete)
+            stack?.fetch(resource: resource, completion: context.once(complete))
             try awaitRequest()
             stack = nil  // the runner held the only reference: the stack goes away here
             try awaitCompletion("after releasing the stack")
             graceWait()
             return
         }
-        guard let current = stack else { return }
+        guard let unguarded = stack else { return }
+        let current = GuardedStack(unguarded, context: context)
 
         switch action {
         case .fetch:

@@ -71,6 +71,12 @@ extension Catalogue {
                 server: .plain(MockResponse(status: 302, headers: ["Location": "/moved"]), ok("moved")),
                 expected: Expectation(success("moved"), journal: .requests(2), checks: [.requestPath(index: 1, path: "/moved")])),
             ConformanceCase(
+                id: "body.redirect-https-to-http-refused", title: "a redirect from HTTPS to plain HTTP is refused with unsupportedURL",
+                rules: ["HTTP-11"],
+                explanation: "An HTTPS 302 to http://127.0.0.1:1/landing: leaving TLS is refused, url(unsupportedURL). A stack that follows it meets a closed port (cannotConnectToHost) instead.",
+                server: .tls("valid-ec256", MockResponse(status: 302, headers: ["Location": "http://127.0.0.1:1/landing"])),
+                expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
+            ConformanceCase(
                 id: "body.async-fetch", title: "the async fetch returns the value",
                 rules: ["FETCH-13"], explanation: "fetch(resource:) async returns the same value the completion would get.",
                 server: .plain(ok("async")), action: .fetchAsync, expected: Expectation(success("async"))),

@@ -17,6 +17,7 @@ struct ConformanceCommand: ParsableCommand {
             Options of `run` (the default subcommand; `conformance help run` for details):
               --list                 list the cases (ID, level, rules, title)
               --filter GLOB[,GLOB]   run only matching case IDs (* and ?)
+              --rule ID[,ID]         run only the cases that check these rules of docs/spec
               --subject NAME         reference (default) or foundation
               --format FORMAT        text (default), json, junit or markdown
               --output FILE          write the report to FILE

@@ -21,6 +21,9 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "Run only the cases whose ID matches this glob (* and ?); several globs separated by commas.")
     var filter: String?
 
+    @Option(name: .long, help: "Run only the cases that check one of these rules of docs/spec (IDs separated by commas, e.g. PIN-7,TRUST-3).")
+    var rule: String?
+
     @Option(name: .long, help: "The implementation under test: reference (libcurl + OpenSSL) or foundation (URLSession).")
     var subject: SubjectName = .reference
 
@@ -42,6 +45,9 @@ struct Run: ParsableCommand {
     func run() throws {
         var cases = Catalogue.all
         if let filter { cases = Catalogue.filter(cases, glob: filter) }
+        if let rule {
+            cases = Catalogue.filter(cases, rules: Set(rule.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+        }
         if list {
             for testCase in cases {
                 print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)")
@@ -49,7 +55,7 @@ struct Run: ParsableCommand {
             print("\(cases.count) cases")
             return
         }
-        guard !cases.isEmpty else { throw ValidationError("no case matches --filter \(filter ?? "")") }
+        guard !cases.isEmpty else { throw ValidationError("no case matches --filter \(filter ?? "*") --rule \(rule ?? "any")") }
         let report: SuiteReport
         switch subject {
         case .reference: report = try execute(ReferenceSubject(), cases)

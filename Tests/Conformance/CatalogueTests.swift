@@ -35,6 +35,12 @@ struct CatalogueTests {
         }
     }
 
+    @Test("rule IDs select the cases that check them")
+    func filterByRule() {
+        let selected = Catalogue.filter(Catalogue.all, rules: ["PIN-7", "CANCEL-4"])
+        #expect(Set(selected.map(\.id)) == ["pin.host.case-and-trailing-dot", "cancel.retry-delay"])
+    }
+
     @Test("globs select cases by ID", arguments: [
         ("retry.*", "retry.action.none", true), ("retry.*", "priority.table.none.none", false),
         ("*.no-data.*", "error.no-data.status-200", true), ("error.http.status-5??", "error.http.status-503", true),

@@ -1,5 +1,5 @@
 /// What the runner does with the stack during a case.
-public enum CaseAction: Sendable, Hashable {
+package enum CaseAction: Sendable, Hashable {
     /// `fetch(resource:completion:)` once.
     case fetch
     /// `fetchAndDecode` with a JSON model `{"name": String}`.
@@ -20,7 +20,7 @@ public enum CaseAction: Sendable, Hashable {
 }
 
 /// When a case cancels its fetch.
-public enum CancelStage: String, Sendable, Hashable {
+package enum CancelStage: String, Sendable, Hashable {
     /// Right after `fetch` returns, while the request maker has not answered.
     case requestMaking
     /// Once the server has read the request (which it never answers).

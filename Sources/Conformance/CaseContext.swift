@@ -15,6 +15,8 @@ final class CaseContext: Sendable {
         var priorityCalls: [String] = []
         var challenges: [ServerTrustChallenge] = []
         var outcomes: [Outcome] = []
+        var extraCompletions = 0
+        var mostCompletionsOfOneFetch = 0
         var fetchCancelable: (any Cancelable)?
         var pendingRequestHandler: Network.BaseRequestMaking<URLRequest>.Handler?
         var reconfigure: (@Sendable () -> Void)?
@@ -50,6 +52,23 @@ final class CaseContext: Sendable {
         completionSignal.signal()
     }
 
+    /// Wraps a fetch's completion so that only its first call gets through; later calls are only counted.
+    func once<Value: Sendable>(_ completion: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
+        let guarded = CompletionGuard(deliver: completion) { [weak self] calls in
+            self?.state.withLock {
+                $0.extraCompletions += 1
+                $0.mostCompletionsOfOneFetch = max($0.mostCompletionsOfOneFetch, calls)
+            }
+        }
+        return { guarded($0) }
+    }
+
+    /// How many times fetches completed after their first completion.
+    var extraCompletions: Int { state.withLock { $0.extraCompletions } }
+
+    /// The most completions any one fetch had (0 or 1 when every fetch behaved).
+    var mostCompletionsOfOneFetch: Int { state.withLock { $0.mostCompletionsOfOneFetch } }
+
     var hooks: [HookEvent] { state.withLock { $0.hooks } }
     var priorityCalls: [String] { state.withLock { $0.priorityCalls } }
     var challenges: [ServerTrustChallenge] { state.withLock { $0.challenges } }
@@ -76,6 +95,18 @@ final class CaseContext: Sendable {
     var reconfigure: (@Sendable () -> Void)? {
         get { state.withLock { $0.reconfigure } }
         set { state.withLock { $0.reconfigure = newValue } }
+    }
+
+    /// Drops what the case kept of the fetch (its cancelable, a pending request maker, the handler's change).
+    ///
+    /// They lead back to the stack, and the stack's challenge handler and interceptors lead back to this
+    /// context: kept past the case, that cycle would leak every stack whose case used them.
+    func endCase() {
+        state.withLock {
+            $0.fetchCancelable = nil
+            $0.pendingRequestHandler = nil
+            $0.reconfigure = nil
+        }
     }
 
     // MARK: Waiting

@@ -31,7 +31,10 @@ struct CaseExecution<Subject: ConformanceSubject> {
         var mismatches: [String] = []
         do {
             observation = try execute()
-            mismatches = testCase.expected.outcome.mismatches(against: observation.outcome!)
+            mismatches = (observation.mostCompletionsOfOneFetch > 1
+                    ? ["a fetch completed \(observation.mostCompletionsOfOneFetch) times; every fetch completes exactly once (FETCH-1)"]
+                    : [])
+                + testCase.expected.outcome.mismatches(against: observation.outcome!)
                 + testCase.expected.journal.mismatches(against: observation.journal)
                 + observation.mismatches(for: testCase.expected.checks)
             verdict = mismatches.isEmpty ? .pass : .fail
@@ -51,7 +54,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         }
         let elapsed = ContinuousClock.now - started
         return CaseResult(
-            id: testCase.id, title: testCase.title, section: testCase.section, level: testCase.level,
+            id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level,
             verdict: verdict, reason: reason, mismatches: mismatches,
             expected: .init(outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
             actual: observation.outcome, completions: observation.completions, journal: observation.journal,
@@ -90,6 +93,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let scheme = server.isTLS ? "https" : "http"
         let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
         let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
+        defer { context.endCase() }
 
         let handler = try testCase.stack.handler.map { spec -> any AuthenticationChallengeHandler in
             do {
@@ -128,7 +132,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         var observation = Observation()
         observation.outcome = context.outcomes.last
-        observation.completions = context.outcomes.count
+        observation.completions = context.outcomes.count + context.extraCompletions
+        observation.mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
         observation.hookLog = context.hooks
         observation.priorityCalls = context.priorityCalls
         observation.challenges = context.challenges
@@ -157,14 +162,15 @@ struct CaseExecution<Subject: ConformanceSubject> {
         func graceWait() { _ = context.waitForCompletion(until: .now() + grace) }
 
         if case .releaseStackInFlight = action {
-            stack?.fetch(resource: resource, completion: complete)
+            stack?.fetch(resource: resource, completion: context.once(complete))
             try awaitRequest()
             stack = nil  // the runner held the only reference: the stack goes away here
             try awaitCompletion("after releasing the stack")
             graceWait()
             return
         }
-        guard let current = stack else { return }
+        guard let unguarded = stack else { return }
+        let current = GuardedStack(unguarded, context: context)
 
         switch action {
         case .fetch:

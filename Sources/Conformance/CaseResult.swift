@@ -22,8 +22,8 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var id: String
     /// What the case checks.
     public var title: String
-    /// The spec section.
-    public var section: String
+    /// The rules of `docs/spec` the case checks.
+    public var rules: [String]
     /// MUST or SHOULD.
     public var level: ConformanceLevel
     /// The verdict.
@@ -45,13 +45,13 @@ public struct CaseResult: Sendable, Codable, Hashable {
 
     /// Creates a result (the runner does; tests and tools may build their own).
     public init(
-        id: String, title: String, section: String, level: ConformanceLevel, verdict: Verdict, reason: String?,
+        id: String, title: String, rules: [String], level: ConformanceLevel, verdict: Verdict, reason: String?,
         mismatches: [String], expected: Expected, actual: Outcome?, completions: Int, journal: [JournalEntry],
         durationMilliseconds: Double
     ) {
         self.id = id
         self.title = title
-        self.section = section
+        self.rules = rules
         self.level = level
         self.verdict = verdict
         self.reason = reason

@@ -24,6 +24,11 @@ public enum Catalogue {
         return cases.filter { testCase in patterns.contains { Glob.matches($0, testCase.id) } }
     }
 
+    /// The cases that check any of these rules of `docs/spec` (`["PIN-7", "TRUST-3"]`).
+    public static func filter(_ cases: [ConformanceCase], rules: Set<String>) -> [ConformanceCase] {
+        cases.filter { !rules.isDisjoint(with: $0.rules) }
+    }
+
     // MARK: Building blocks shared by the families
 
     /// A 200 with a text body.

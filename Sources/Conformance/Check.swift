@@ -1,6 +1,6 @@
 /// A further expectation of a case, beyond its outcome and journal: what the interceptors saw, what
 /// the server received, what the trust handler was asked.
-public enum Check: Sendable, Hashable, CustomStringConvertible {
+package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// The recording interceptors' hook calls, in order, as `name.hook` (`a.make`, `a.scheduled`,
     /// `a.success`, `a.failure`).
     case hooks([String])
@@ -35,7 +35,7 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
     /// Every challenge after the first was the re-check of a reused connection.
     case laterChallengesAreReused
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .hooks(let hooks): "hooks \(hooks)"
         case .failureRetryCounts(let counts): "failed-hook retry counts \(counts)"

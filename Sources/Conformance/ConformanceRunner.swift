@@ -33,6 +33,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - fixtures: the certificate catalogue; located with ``FixtureCatalogue/locate()`` by default.
     ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
     ///   - watchdog: per-case limit in seconds (default 10).
+    ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
     /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
     public init(subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15) throws {
         self.subject = subject

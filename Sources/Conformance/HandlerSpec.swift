@@ -5,29 +5,29 @@ import NetworkCore
 /// with configuration (pinning policies built from the fixture manifest) are data in the catalogue too.
 ///
 /// The runner wraps the handler it makes so that every challenge is recorded for the case's checks.
-public struct HandlerSpec: Sendable, CustomStringConvertible {
+package struct HandlerSpec: Sendable, CustomStringConvertible {
 
     /// A name for reports (`scripted(useCredential)`, `ServerTrustEvaluator(pin leaf)`).
-    public let name: String
+    package let name: String
 
     /// Makes the handler; gets the fixture catalogue (pins, files) and may throw (an ERROR verdict).
-    public let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+    package let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
 
     /// Creates a spec from a factory.
-    public init(name: String, make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler) {
+    package init(name: String, make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler) {
         self.name = name
         self.make = make
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// A handler that always answers `disposition`.
-    public static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
+    package static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
         HandlerSpec(name: "scripted(\(disposition.rawValue))") { _ in ScriptedChallengeHandler(disposition) }
     }
 
     /// The answers of ``scripted(_:)``.
-    public enum ScriptedDisposition: String, Sendable {
+    package enum ScriptedDisposition: String, Sendable {
         /// Trust the server whatever standard validation said.
         case useCredential
         /// Let standard validation decide.

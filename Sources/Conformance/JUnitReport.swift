@@ -25,16 +25,18 @@ public enum JUnitReport {
             xml += #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail))" errors="\#(count(.error, .hang))" skipped="\#(count(.skip))" time="\#(seconds(time))">"# + "\n"
             for result in results {
                 xml += #"    <testcase classname="\#(escape(family))" name="\#(escape(result.id))" time="\#(seconds(result.durationMilliseconds))""#
-                let detail = "[\(result.level.rawValue)] \(result.title) (\(result.section))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n" + result.mismatches.joined(separator: "\n")
+                let detail = "[\(result.level.rawValue)] \(result.title) (\(result.rules.joined(separator: ", ")))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n" + result.mismatches.joined(separator: "\n")
+                // Properties make the rules visible for every case, passing ones included.
+                let properties = "      <properties>" + result.rules.map { #"<property name="rule" value="\#(escape($0))"/>"# }.joined() + "</properties>\n"
                 switch result.verdict {
                 case .pass:
-                    xml += "/>\n"
+                    xml += ">\n" + properties + "    </testcase>\n"
                 case .skip:
-                    xml += ">\n      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
                 case .fail:
-                    xml += ">\n      <failure message=\"\(escape(result.reason ?? ""))\" type=\"FAIL\">\(escape(detail))</failure>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <failure message=\"\(escape(result.reason ?? ""))\" type=\"FAIL\">\(escape(detail))</failure>\n    </testcase>\n"
                 case .error, .hang:
-                    xml += ">\n      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"

@@ -33,7 +33,7 @@ public enum MarkdownReport {
             md += "\n## Not passing\n\n"
             for result in problems {
                 md += "### `\(result.id)` — \(result.verdict.rawValue) (\(result.level.rawValue))\n\n"
-                md += "\(result.title) (\(result.section))\n\n"
+                md += "\(result.title) (rules \(result.rules.joined(separator: ", ")))\n\n"
                 md += "- expected: \(result.expected.outcome)\n"
                 md += "- actual: \(result.actual.map { "\($0)" } ?? "no completion")\n"
                 for mismatch in result.mismatches { md += "- \(mismatch)\n" }
@@ -46,9 +46,9 @@ public enum MarkdownReport {
             md += "\n## Skipped\n\n| case | reason |\n|---|---|\n"
             for result in skipped { md += "| `\(result.id)` | \(cell(result.reason ?? "")) |\n" }
         }
-        md += "\n## All cases\n\n| case | level | verdict | ms | title |\n|---|---|---|---|---|\n"
+        md += "\n## All cases\n\n| case | level | verdict | ms | rules | title |\n|---|---|---|---|---|---|\n"
         for result in report.cases {
-            md += "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(cell(result.title)) |\n"
+            md += "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(result.rules.joined(separator: " ")) | \(cell(result.title)) |\n"
         }
         return md
     }

@@ -6,6 +6,8 @@ import NetworkCore
 struct Observation: Sendable {
     var outcome: Outcome?
     var completions: Int = 0
+    /// The most completions any one fetch had; more than 1 breaks FETCH-1 whatever the outcome.
+    var mostCompletionsOfOneFetch: Int = 0
     var hookLog: [HookEvent] = []
     var priorityCalls: [String] = []
     var requests: [RecordedRequest] = []

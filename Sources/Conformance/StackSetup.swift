@@ -1,25 +1,25 @@
 import Foundation
 
 /// How the stack of a case is configured: whom it trusts, its challenge handler, its clock.
-public struct StackSetup: Sendable {
+package struct StackSetup: Sendable {
 
     /// Fixture-relative PEM files of the roots to trust (`roots/root-a.pem`); empty: the scenario's manifest
     /// roots for TLS cases, nothing for plain ones.
-    public var trustedRoots: [String]?
+    package var trustedRoots: [String]?
 
     /// The challenge handler, or `nil` for standard validation.
-    public var handler: HandlerSpec?
+    package var handler: HandlerSpec?
 
     /// The time certificates are checked against; `nil` is now.
-    public var verificationTime: Date?
+    package var verificationTime: Date?
 
     /// Creates a setup.
-    public init(trustedRoots: [String]? = nil, handler: HandlerSpec? = nil, verificationTime: Date? = nil) {
+    package init(trustedRoots: [String]? = nil, handler: HandlerSpec? = nil, verificationTime: Date? = nil) {
         self.trustedRoots = trustedRoots
         self.handler = handler
         self.verificationTime = verificationTime
     }
 
     /// The default: standard validation against the scenario's roots.
-    public static let standard = StackSetup()
+    package static let standard = StackSetup()
 }

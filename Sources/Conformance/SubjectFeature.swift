@@ -8,7 +8,7 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     case customTrustRoots = "custom-trust-roots"
     /// The stack can trust *only* the given roots, not the system store besides them.
     case exclusiveTrustRoots = "exclusive-trust-roots"
-    /// The time certificates are checked against can be injected (spec decision 11).
+    /// The time certificates are checked against can be injected (TRUST-7).
     case verificationTime = "verification-time"
     /// Host names other than `localhost` can be pointed at the loopback server (libcurl's `CURLOPT_RESOLVE`).
     case resolveOverrides = "resolve-overrides"

@@ -23,7 +23,7 @@ public enum TextReport {
         var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
         text += "OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
-            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (\(result.section))\n"
+            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
             text += "    expected: \(result.expected.outcome)\n"
             text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }

@@ -15,8 +15,9 @@ struct ConformanceCommand: ParsableCommand {
             failed) or HANG (the per-case watchdog fired).
 
             Options of `run` (the default subcommand; `conformance help run` for details):
-              --list                 list the cases (ID, level, section, title)
+              --list                 list the cases (ID, level, rules, title)
               --filter GLOB[,GLOB]   run only matching case IDs (* and ?)
+              --rule ID[,ID]         run only the cases that check these rules of docs/spec
               --subject NAME         reference (default) or foundation
               --format FORMAT        text (default), json, junit or markdown
               --output FILE          write the report to FILE
@@ -24,8 +25,9 @@ struct ConformanceCommand: ParsableCommand {
 
             The exit status is 1 when any MUST case is FAIL, ERROR or HANG, 0 otherwise (SHOULD failures are \
             reported, not fatal); 64 for a usage error. `conformance compare A.json B.json` lists the cases that \
-            fail in B but not in A, and exits 1 if there is any.
+            fail in B but not in A, and exits 1 if there is any. `conformance coverage --output docs/spec/coverage.md` \
+            regenerates the map from the rules of docs/spec to the cases that check them.
             """,
-        subcommands: [Run.self, Compare.self],
+        subcommands: [Run.self, Compare.self, Coverage.self],
         defaultSubcommand: Run.self)
 }

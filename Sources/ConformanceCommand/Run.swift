@@ -15,11 +15,14 @@ struct Run: ParsableCommand {
         case text, json, junit, markdown
     }
 
-    @Flag(name: .long, help: "List the cases (ID, level, section, title) and exit.")
+    @Flag(name: .long, help: "List the cases (ID, level, rules, title) and exit.")
     var list = false
 
     @Option(name: .long, help: "Run only the cases whose ID matches this glob (* and ?); several globs separated by commas.")
     var filter: String?
+
+    @Option(name: .long, help: "Run only the cases that check one of these rules of docs/spec (IDs separated by commas, e.g. PIN-7,TRUST-3).")
+    var rule: String?
 
     @Option(name: .long, help: "The implementation under test: reference (libcurl + OpenSSL) or foundation (URLSession).")
     var subject: SubjectName = .reference
@@ -42,14 +45,17 @@ struct Run: ParsableCommand {
     func run() throws {
         var cases = Catalogue.all
         if let filter { cases = Catalogue.filter(cases, glob: filter) }
+        if let rule {
+            cases = Catalogue.filter(cases, rules: Set(rule.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+        }
         if list {
             for testCase in cases {
-                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.section)\t\(testCase.title)")
+                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)")
             }
             print("\(cases.count) cases")
             return
         }
-        guard !cases.isEmpty else { throw ValidationError("no case matches --filter \(filter ?? "")") }
+        guard !cases.isEmpty else { throw ValidationError("no case matches --filter \(filter ?? "*") --rule \(rule ?? "any")") }
         let report: SuiteReport
         switch subject {
         case .reference: report = try execute(ReferenceSubject(), cases)

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Host-name rules shared by the pinning handlers (spec decisions 5 and 6).
+/// Host-name rules shared by the pinning handlers (docs/spec/trust.md, PIN-7 to PIN-10).
 ///
 /// Names are compared as lowercase ASCII with one trailing dot removed, because DNS names are
 /// case-insensitive and `example.test.` is the same name as `example.test`. Subdomains are matched on

@@ -46,7 +46,7 @@ extension ServerTrustEvaluator {
             self.allowExpiredDomainPolicies = allowExpiredDomainPolicies
         }
 
-        /// The policy that applies to a host: exact domain first, then the longest covering domain (decision 6).
+        /// The policy that applies to a host: exact domain first, then the longest covering domain (PIN-9).
         public func policy(forHost host: String) -> PinningPolicy? {
             let host = HostName.normalized(host)
             if let exact = pinningPolicies.first(where: { $0.domainName == host }) { return exact }

@@ -52,7 +52,7 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
         if case .failure(let error) = evaluation(of: challenge).result { throw error }
     }
 
-    /// Maps the evaluation onto a disposition (alicerce-behaviour §4.9): success trusts the server; a host
+    /// Maps the evaluation onto a disposition (PIN-11, PIN-12): success trusts the server; a host
     /// without a policy, or with an expired one, gets standard validation when the configuration allows it;
     /// everything else is refused with a ``ServerTrustFailure``.
     public func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {

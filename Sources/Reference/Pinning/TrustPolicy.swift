@@ -107,7 +107,7 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Pin-only mode (decision 9): walks from the served leaf to each certificate whose key verifies the
+    /// Pin-only mode (TM-10): walks from the served leaf to each certificate whose key verifies the
     /// previous one's signature; passes only when a certificate on that walk is pinned, or a pinned
     /// certificate's key verifies the signature of one on the walk. Certificates the server sent that do not
     /// sign into the leaf's path are never considered.

@@ -36,7 +36,7 @@ struct FixtureCatalogueTests {
     static let chainScenarios = Fixtures.catalogue.scenarios.filter { $0.kind == "chain" }
     static let certificates = chainScenarios.flatMap { scenario in (scenario.certificates ?? []).map { (scenario.name, $0) } }
 
-    @Test("every pin agrees three ways: the stack's own computation, network.md's openssl pipeline, the manifest",
+    @Test("every pin agrees three ways: the stack's own computation, the documented openssl pipeline (docs/pinning.md), the manifest",
           arguments: certificates.map { "\($0.0)/\($0.1.role)" })
     func pinsAgree(certificate: String) throws {
         let (scenario, entry) = Self.certificates.first { "\($0.0)/\($0.1.role)" == certificate }!

@@ -7,7 +7,7 @@ extension Network {
 
     /// The fetch flow of one ``URLSessionResource``, as a value: events go in, the next action comes out.
     ///
-    /// The flow is the project's, whatever the transport: make the request (through the make-request
+    /// The flow is the project's (`docs/spec/fetch.md`, `retries.md`, `cancellation.md`), whatever the transport: make the request (through the make-request
     /// interceptors), send it, sort the outcome into success, `noData`, `http`, `badResponse` or `url`, ask the
     /// interceptors whether to retry, wait for a delay, and complete exactly once, also when cancelled at any
     /// stage. ``FetchEngine`` drives it over a ``FetchTransport``; a stack on another HTTP library can drive

@@ -4,7 +4,7 @@ import Foundation
 
 /// Reads what pinning needs out of certificates OpenSSL has already parsed for the handshake: no DER is
 /// parsed again, and the SPKI hash is computed over the certificate's own `SubjectPublicKeyInfo` encoding,
-/// so every key type works (spec decision 7).
+/// so every key type works (PIN-1).
 enum OpenSSLCertificate {
 
     /// Summaries of a `STACK_OF(X509)`, in stack order; `nil` if any certificate cannot be encoded, so that no

@@ -8,7 +8,7 @@ import NetworkCore
 /// Everything a stack's TLS verification needs, fixed for the stack's life, and the judgement it applies.
 ///
 /// Verification happens in two places so that a refusal holds on every connection, and no request byte
-/// reaches a refused server:
+/// reaches a refused server (TRUST-3, TRUST-6):
 /// - in the handshake of each new connection, through OpenSSL's certificate verification callback, over
 ///   the chain OpenSSL built (libcurl's TLS session cache is off, so no handshake skips it);
 /// - before each request on a reused connection, through libcurl's pre-request callback, over the evidence

@@ -3,7 +3,8 @@ import Foundation
 import NetworkCore
 
 /// Why a transfer failed, from facts alone: libcurl's result code, what the transfer's own callbacks stopped,
-/// the TLS verdict, and the response head as it stood. `docs/urlerror-mapping.md` is this table for users.
+/// the TLS verdict, and the response head as it stood (ERR-6 .. ERR-16). `docs/urlerror-mapping.md` is this
+/// table for users.
 ///
 /// No code is chosen by reading a message: the message only travels along, in the `TransportFailure`.
 struct TransferFailure {

@@ -6,8 +6,8 @@ import MockServer
 import Reference
 import Testing
 
-/// The examples of network.md, run against a local HTTPS server.
-@Suite("network.md examples", .serialized, .timeLimit(.minutes(1)))
+/// The usage examples of Alicerce's network documentation, run against a local HTTPS server.
+@Suite("The usage examples of the network documentation", .serialized, .timeLimit(.minutes(1)))
 final class NetworkExamplesTests {
 
     let server: MockServer

@@ -4,7 +4,7 @@ import Testing
 
 extension PinningTests {
 
-    @Suite("The network.md pinning example")
+    @Suite("The pinning example of the network documentation")
     struct SpecExample {
 
         @Test("the example compiles and builds a stack as written")
@@ -37,7 +37,7 @@ extension PinningTests {
             #expect(configuration.policy(forHost: "api.github.com") == gitHubPolicy)
         }
 
-        @Test("evaluate throws the typed errors of alicerce-behaviour §4.9")
+        @Test("evaluate throws the typed errors of docs/pinning.md (PIN-11, PIN-12)")
         func evaluateErrors() throws {
             let leaf = Catalogue.leaf("valid-ec256")
             let evaluator = try evaluator([policy("example.test", expires: Date(timeIntervalSince1970: 1_000_000_000), pins: [leaf])])

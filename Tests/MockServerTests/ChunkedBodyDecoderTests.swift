@@ -1,18 +1,28 @@
 @testable import MockServer
-import XCTest
+import Testing
 
-final class ChunkedBodyDecoderTests: XCTestCase {
-    func testDecodesChunksWithExtensionsAndTrailersAndRecordsSizes() {
+@Suite("The chunked request-body decoder", .timeLimit(.minutes(1)))
+struct ChunkedBodyDecoderTests {
+    private func decode(_ text: String) -> (status: ChunkedBodyDecoder.Status, decoder: ChunkedBodyDecoder, index: Int) {
+        var decoder = ChunkedBodyDecoder()
+        var index = 0
+        let status = decoder.decode(Array(text.utf8), index: &index)
+        return (status, decoder, index)
+    }
+
+    @Test("it decodes chunks with extensions and trailers and records their sizes")
+    func decodesChunksWithExtensionsAndTrailers() {
         let wire = Array("5;ext=1\r\nhello\r\n1\r\n!\r\n0\r\nX-Trailer: t\r\n\r\nNEXT".utf8)
         var decoder = ChunkedBodyDecoder()
         var index = 0
-        XCTAssertEqual(decoder.decode(wire, index: &index), .done)
-        XCTAssertEqual(String(decoding: decoder.body, as: UTF8.self), "hello!")
-        XCTAssertEqual(decoder.chunkSizes, [5, 1])
-        XCTAssertEqual(Array(wire[index...]), Array("NEXT".utf8))
+        #expect(decoder.decode(wire, index: &index) == .done)
+        #expect(String(decoding: decoder.body, as: UTF8.self) == "hello!")
+        #expect(decoder.chunkSizes == [5, 1])
+        #expect(Array(wire[index...]) == Array("NEXT".utf8))
     }
 
-    func testDecodesInputFedOneByteAtATime() {
+    @Test("it decodes input fed one byte at a time")
+    func decodesInputFedOneByteAtATime() {
         let wire = Array("3\r\nabc\r\na\r\n0123456789\r\n0\r\n\r\n".utf8)
         var decoder = ChunkedBodyDecoder()
         var buffer: [UInt8] = []
@@ -22,20 +32,18 @@ final class ChunkedBodyDecoderTests: XCTestCase {
             buffer.append(byte)
             status = decoder.decode(buffer, index: &index)
         }
-        XCTAssertEqual(status, .done)
-        XCTAssertEqual(String(decoding: decoder.body, as: UTF8.self), "abc0123456789")
-        XCTAssertEqual(index, wire.count)
+        #expect(status == .done)
+        #expect(String(decoding: decoder.body, as: UTF8.self) == "abc0123456789")
+        #expect(index == wire.count)
     }
 
-    func testANonHexadecimalSizeIsInvalid() {
-        var decoder = ChunkedBodyDecoder()
-        var index = 0
-        guard case .invalid = decoder.decode(Array("zz\r\nabc\r\n".utf8), index: &index) else { return XCTFail() }
+    @Test("a non-hexadecimal size is invalid")
+    func nonHexadecimalSizeIsInvalid() {
+        guard case .invalid = decode("zz\r\nabc\r\n").status else { Issue.record("not invalid"); return }
     }
 
-    func testChunkDataLongerThanItsSizeIsInvalid() {
-        var decoder = ChunkedBodyDecoder()
-        var index = 0
-        guard case .invalid = decoder.decode(Array("2\r\nabc\r\n0\r\n\r\n".utf8), index: &index) else { return XCTFail() }
+    @Test("chunk data longer than its size is invalid")
+    func chunkDataLongerThanItsSizeIsInvalid() {
+        guard case .invalid = decode("2\r\nabc\r\n0\r\n\r\n").status else { Issue.record("not invalid"); return }
     }
 }

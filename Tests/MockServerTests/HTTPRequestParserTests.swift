@@ -93,4 +93,24 @@ struct HTTPRequestParserTests {
         #expect(head.target == "http://example.test/x/y?z")
         #expect(head.path == "/x/y")
     }
+
+    @Test("a malformed Content-Length is invalid, never a crash or a body-less request", arguments: [
+        "", ",", "1,", ",1", "-1", "+1", " 1 1", "0x10", "1e3",
+        "99999999999999999999",        // 20 digits: beyond Int
+        "9223372036854775808",         // Int.max + 1
+    ])
+    func malformedContentLengthIsInvalid(value: String) {
+        let result = parse("POST / HTTP/1.1\r\nContent-Length: \(value)\r\n\r\n")
+        guard case .invalid = result else { Issue.record("not invalid: \(result)"); return }
+    }
+
+    @Test("a large but representable Content-Length is parsed; the body limit is the server's business")
+    func largeContentLengthIsParsed() throws {
+        #expect(try head("POST / HTTP/1.1\r\nContent-Length: 999999999999999999\r\n\r\n").framing == .contentLength(999_999_999_999_999_999))
+    }
+
+    @Test("repeated equal Content-Length values, in one field or several, are one length")
+    func repeatedEqualContentLengthsAreOneLength() throws {
+        #expect(try head("POST / HTTP/1.1\r\nContent-Length: 3, 3\r\nContent-Length: 3\r\n\r\n").framing == .contentLength(3))
+    }
 }

@@ -107,7 +107,8 @@ enum HTTPRequestParser {
 
     private static func framing(of fields: [RequestHead.Field]) -> Result<RequestHead.Framing, Reason> {
         let lengths = fields.filter { $0.name.lowercased() == "content-length" }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
+            // Empty elements kept, so that an empty or dangling value is judged malformed, not ignored.
+            .flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() } }
         let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
             .flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingSpaces() } }
         if !codings.isEmpty {

@@ -69,9 +69,8 @@ public final class MockServer: Sendable {
         let core = ServerCore(tls: context, recordsRequests: recordsRequests)
         self.core = core
         core.threadStarted()
-        let thread = Thread { [listenerFD = listener.fd] in
-            MockServer.acceptLoop(core: core, listener: listenerFD)
-        }
+        let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: Socket.openSpare())
+        let thread = Thread { loop.run() }
         thread.name = "MockServer.accept:\(listener.port)"
         thread.start()
     }
@@ -154,28 +153,6 @@ public final class MockServer: Sendable {
             let report = core.shutdown(budget: .seconds(2))
             // The accept thread closes its own socket once it sees the flag; closing here could race a reused number.
             return report
-        }
-    }
-
-    // MARK: Accepting
-
-    private static func acceptLoop(core: ServerCore, listener: Int32) {
-        defer {
-            close(listener)
-            core.threadFinished()
-        }
-        // Polls with a short timeout so that shutdown is noticed within 50 ms.
-        while !core.isShuttingDown {
-            guard Socket.waitReadable(listener, milliseconds: 50), let fd = Socket.accept(listener) else { continue }
-            guard let index = core.register(socket: fd, peerPort: Socket.peerPort(fd)) else {
-                close(fd)
-                break
-            }
-            let thread = Thread {
-                Connection(core: core, index: index, fd: fd).run()
-            }
-            thread.name = "MockServer.connection:\(index)"
-            thread.start()
         }
     }
 }

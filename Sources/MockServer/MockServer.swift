@@ -44,6 +44,12 @@ public final class MockServer: Sendable {
     public let bindAddress: String
     /// Whether the server speaks TLS.
     public let isTLS: Bool
+    /// The largest request body the server reads, in bytes; a larger one is answered `413` and not buffered.
+    public let maximumRequestBodySize: Int
+
+    /// The default of ``maximumRequestBodySize``: 16 MiB, far above what a test uploads, far below what would
+    /// strain the machine when a client (or a bug) streams without end.
+    public static let defaultMaximumRequestBodySize = 16 * 1024 * 1024
 
     private let core: ServerCore
     private let listenerFD: Int32
@@ -57,8 +63,15 @@ public final class MockServer: Sendable {
     ///   - port: The port, or 0 (default) for a kernel-assigned one.
     ///   - recordsRequests: Keep every request for ``takeRequest(timeout:)`` (default). Turn it off for load
     ///     tests, where nobody takes them and they would pile up; the journal still counts them.
+    ///   - maximumRequestBodySize: The largest request body read, in bytes (default
+    ///     ``defaultMaximumRequestBodySize``). A request that declares a larger `Content-Length`, or whose chunks
+    ///     add up to more, is answered `413 Content Too Large` with `Connection: close` as soon as that is known,
+    ///     without reading the rest, and recorded with a ``RecordedRequest/failure``.
     /// - Throws: ``MockServerError`` with code `bindFailed`, `invalidCertificate`, `invalidKey` or `tlsSetupFailed`.
-    public init(tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true) throws {
+    public init(
+        tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true,
+        maximumRequestBodySize: Int = MockServer.defaultMaximumRequestBodySize
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         let context = try tls.map { try TLSContext($0) }
         let listener = try Socket.listen(address: bindAddress, port: port)
@@ -66,7 +79,8 @@ public final class MockServer: Sendable {
         self.listenerFD = listener.fd
         self.bindAddress = bindAddress
         self.isTLS = tls != nil
-        let core = ServerCore(tls: context, recordsRequests: recordsRequests)
+        self.maximumRequestBodySize = max(0, maximumRequestBodySize)
+        let core = ServerCore(tls: context, recordsRequests: recordsRequests, maximumRequestBodySize: max(0, maximumRequestBodySize))
         self.core = core
         core.threadStarted()
         let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: Socket.openSpare())

@@ -77,4 +77,14 @@ struct ChunkedBodyDecoderTests {
         #expect(result.status == .done)
         #expect(result.decoder.chunkSizes == [size])
     }
+
+    @Test("a chunk that would cross the body limit is refused before its data is buffered")
+    func chunkCrossingTheLimitIsTooLarge() {
+        var decoder = ChunkedBodyDecoder(maximumBodySize: 8)
+        var index = 0
+        let wire = Array("5\r\nabcde\r\n4\r\nfghi\r\n0\r\n\r\n".utf8)
+        #expect(decoder.decode(wire, index: &index) == .tooLarge)
+        #expect(decoder.body == Array("abcde".utf8))
+        #expect(decoder.chunkSizes == [5])
+    }
 }

@@ -4,6 +4,8 @@ struct ChunkedBodyDecoder: Sendable {
         case needMore
         case done
         case invalid(String)
+        /// The chunks add up to more than ``maximumBodySize``; the chunk that would cross it is not read.
+        case tooLarge
     }
 
     private enum State: Sendable { case size, data(Int), dataEnd, trailer, done }
@@ -11,9 +13,15 @@ struct ChunkedBodyDecoder: Sendable {
     /// A size line longer than this is malformed; it also bounds how much is buffered waiting for a line end.
     static let maximumLineLength = 4096
 
+    /// The largest body accepted, so that a client cannot make the server buffer without bound.
+    let maximumBodySize: Int
     private(set) var body: [UInt8] = []
     private(set) var chunkSizes: [Int] = []
     private var state = State.size
+
+    init(maximumBodySize: Int = .max) {
+        self.maximumBodySize = maximumBodySize
+    }
 
     /// Consumes what it can from `bytes[index...]`, advancing `index` past the consumed bytes.
     mutating func decode(_ bytes: [UInt8], index: inout Int) -> Status {
@@ -26,6 +34,8 @@ struct ChunkedBodyDecoder: Sendable {
                 guard let size = Self.chunkSize(bytes[index..<line.contentEnd]) else {
                     return .invalid("malformed chunk size line")
                 }
+                // Judged on the declared size, before any of its data is buffered.
+                guard size <= maximumBodySize - body.count else { return .tooLarge }
                 index = line.next
                 if size == 0 {
                     state = .trailer

@@ -63,6 +63,11 @@ extension Connection {
             break
         }
 
+        if case .contentLength(let length) = head.framing, length > core.maximumRequestBodySize {
+            let reason = "request body of \(length) bytes is larger than the limit of \(core.maximumRequestBodySize)"
+            record(head, body: [], chunkSizes: nil, exchange: exchange, failure: reason)
+            return respondAndClose(ResponseEncoder.contentTooLarge(reason))
+        }
         if head.expectsContinue, head.framing != .none, !write(ResponseEncoder.continueLine) {
             return finish(by: .client, kind: .fin)
         }
@@ -81,13 +86,16 @@ extension Connection {
             body = Array(buffer.prefix(length))
             buffer.removeFirst(length)
         case .chunked:
-            var decoder = ChunkedBodyDecoder()
+            var decoder = ChunkedBodyDecoder(maximumBodySize: core.maximumRequestBodySize)
             var consumed = 0
             decoding: while true {
                 switch decoder.decode(buffer, index: &consumed) {
                 case .done:
                     break decoding
                 case .needMore:
+                    // The decoder copied what it consumed; dropping it keeps the wire bytes from piling up too.
+                    buffer.removeFirst(consumed)
+                    consumed = 0
                     guard readMore() else {
                         record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: "client closed inside the chunked body")
                         return finishReading()
@@ -95,6 +103,10 @@ extension Connection {
                 case .invalid(let reason):
                     record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: reason)
                     return respondAndClose(ResponseEncoder.badRequest(reason))
+                case .tooLarge:
+                    let reason = "chunked request body larger than the limit of \(core.maximumRequestBodySize)"
+                    record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: reason)
+                    return respondAndClose(ResponseEncoder.contentTooLarge(reason))
                 }
             }
             buffer.removeFirst(consumed)

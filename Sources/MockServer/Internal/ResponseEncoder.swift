@@ -101,5 +101,10 @@ enum ResponseEncoder {
                      body: Data("\(reason)\n".utf8), closeConnection: true)
     }
 
+    static func contentTooLarge(_ reason: String) -> MockResponse {
+        MockResponse(status: 413, headers: [(name: "Content-Type", value: "text/plain")],
+                     body: Data("\(reason)\n".utf8), closeConnection: true)
+    }
+
     private static func isField(_ name: String, _ lowercased: String) -> Bool { name.lowercased() == lowercased }
 }

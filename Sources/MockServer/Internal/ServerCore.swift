@@ -9,6 +9,7 @@ import Foundation
 /// `deinit` and shuts everything down.
 final class ServerCore: @unchecked Sendable {
     let tls: TLSContext?
+    let maximumRequestBodySize: Int
     private let recordsRequests: Bool
     private let condition = NSCondition()
 
@@ -21,8 +22,9 @@ final class ServerCore: @unchecked Sendable {
     private var runningThreads = 0
     private var shuttingDown = false
 
-    init(tls: TLSContext?, recordsRequests: Bool) {
+    init(tls: TLSContext?, recordsRequests: Bool, maximumRequestBodySize: Int) {
         self.tls = tls
+        self.maximumRequestBodySize = maximumRequestBodySize
         self.recordsRequests = recordsRequests
     }
 

@@ -69,13 +69,13 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// The fault for a moment before any request exists; a queued response carrying one is consumed.
-    func connectionFault(connection: Int, phases: Set<MockFault.Phase>) -> MockFault? {
+    func connectionFault(connection: Int, triggers: Set<MockFault.Trigger>) -> MockFault? {
         locked {
             if let dispatcherStorage {
-                guard let fault = dispatcherStorage.connectionFault(connection), phases.contains(fault.phase) else { return nil }
+                guard let fault = dispatcherStorage.connectionFault(connection), triggers.contains(fault.trigger) else { return nil }
                 return fault
             }
-            guard let fault = queue.first?.fault, phases.contains(fault.phase) else { return nil }
+            guard let fault = queue.first?.fault, triggers.contains(fault.trigger) else { return nil }
             queue.removeFirst()
             return fault
         }

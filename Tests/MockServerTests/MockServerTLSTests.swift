@@ -45,7 +45,7 @@ final class MockServerTLSTests: ServerTestCase {
 
         XCTAssertEqual(result.exitCode, 60, result.stderr)
         let record = try XCTUnwrap(closedRecord(server))
-        guard case .failed(let reason) = record.handshake else { return XCTFail("\(record.handshake)") }
+        guard record.handshake.isFailed, let reason = record.handshake.failureReason else { return XCTFail("\(record.handshake)") }
         XCTAssertTrue(reason.contains("unknown ca"), reason)
         XCTAssertEqual(record.applicationBytesReceived, 0)
         XCTAssertEqual(record.requestCount, 0)

@@ -128,9 +128,7 @@ final class Connection {
                 : "handshake failed (SSL_get_error \(error))")
             if systemError == ECONNRESET { peerReset = true }
             core.updateConnection(index) { $0.handshake = .failed(reason) }
-            // An alert or an EOF came from the client; anything else is the server refusing (and alerting).
-            let byClient = reason.contains("alert") || error == SSL_ERROR_SYSCALL || reason.contains("eof")
-            finish(by: byClient ? .client : .server, kind: .fin, closeNotify: false)
+            finish(by: HandshakeFailure.closer(sslError: error), kind: .fin, closeNotify: false)
             return false
         }
         handshakeDone = true

@@ -21,15 +21,20 @@ import Foundation
 ///
 /// // Verify
 /// let first = try server.takeRequest(timeout: .seconds(5))
-/// XCTAssertEqual(first.path, "/items")
-/// XCTAssertEqual(server.journal.count, 3)                         // three connections: 503, reset, 200
-/// XCTAssertTrue(server.shutdown().isClean)                       // every response used, every request taken
+/// #expect(first.path == "/items")
+/// #expect(server.journal.count == 3)                             // three connections: 503, reset, 200
+/// #expect(server.shutdown().isClean)                             // every response used, every request taken
 /// ```
 ///
 /// Responses come from the queue (``enqueue(_:)``) in order, one per request, or from ``dispatcher`` when it
 /// is set. An empty queue answers `404` at once rather than blocking, so a missing script line fails fast.
 /// Faults that fire before a request exists (at accept, after the ClientHello, before reading a request) are
 /// taken from the **next** scripted response; see ``MockFault``.
+///
+/// Malformed requests get a `400` and bodies over ``maximumRequestBodySize`` a `413`, both recorded with a
+/// ``RecordedRequest/failure``, so no client can crash or bloat the test process. When the process runs out
+/// of file descriptors, connections the server cannot take are closed at once (it keeps one descriptor in
+/// reserve for that), and it serves again once descriptors free up.
 ///
 /// The server listens from `init` until ``shutdown()`` (also run by `deinit`), on a kernel-assigned port.
 /// Each connection is served on its own thread; the server ignores `SIGPIPE` process-wide, because OpenSSL

@@ -36,7 +36,7 @@ struct RequestHead: Sendable, Equatable {
         let withoutQuery = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         if withoutQuery.hasPrefix("/") || withoutQuery == "*" { return String(withoutQuery) }
         // Absolute form (`http://host/path`): the path starts at the first slash after the authority.
-        if let scheme = withoutQuery.range(of: "://") {
+        if let scheme = withoutQuery.firstRange(of: "://") {
             let rest = withoutQuery[scheme.upperBound...]
             return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
         }

@@ -73,9 +73,19 @@ public final class MockServer: Sendable {
     ///     add up to more, is answered `413 Content Too Large` with `Connection: close` as soon as that is known,
     ///     without reading the rest, and recorded with a ``RecordedRequest/failure``.
     /// - Throws: ``MockServerError`` with code `bindFailed`, `invalidCertificate`, `invalidKey` or `tlsSetupFailed`.
-    public init(
+    public convenience init(
         tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true,
         maximumRequestBodySize: Int = MockServer.defaultMaximumRequestBodySize
+    ) throws {
+        try self.init(
+            tls: tls, bindAddress: bindAddress, port: port, recordsRequests: recordsRequests,
+            maximumRequestBodySize: maximumRequestBodySize, reservesSpareDescriptor: true)
+    }
+
+    /// The initializer behind the public one; without a spare descriptor, tests reach the accept loop's back-off.
+    init(
+        tls: TLS?, bindAddress: String, port: Int, recordsRequests: Bool, maximumRequestBodySize: Int,
+        reservesSpareDescriptor: Bool
     ) throws {
         signal(SIGPIPE, SIG_IGN)
         let context = try tls.map { try TLSContext($0) }
@@ -88,7 +98,7 @@ public final class MockServer: Sendable {
         let core = ServerCore(tls: context, recordsRequests: recordsRequests, maximumRequestBodySize: max(0, maximumRequestBodySize))
         self.core = core
         core.threadStarted()
-        let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: Socket.openSpare())
+        let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: reservesSpareDescriptor ? Socket.openSpare() : -1)
         let thread = Thread { loop.run() }
         thread.name = "MockServer.accept:\(listener.port)"
         thread.start()

@@ -33,3 +33,6 @@ long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_se
 int cshims_SSL_CTX_get_ex_new_index(void) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
 void cshims_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
 unsigned long cshims_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
+
+int cshims_ERR_GET_LIB(unsigned long code) { return ERR_GET_LIB(code); }
+int cshims_ERR_GET_REASON(unsigned long code) { return ERR_GET_REASON(code); }

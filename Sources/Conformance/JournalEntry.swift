@@ -23,7 +23,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         case .notTLS: handshake = "not-tls"
         case .pending: handshake = "pending"
         case .succeeded: handshake = "succeeded"
-        case .failed(let reason): handshake = "failed: \(reason)"
+        default: handshake = "failed: \(record.handshake.failureReason ?? "")"
         }
         requests = record.requestCount
         applicationBytesReceived = record.applicationBytesReceived

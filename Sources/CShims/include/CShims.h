@@ -8,6 +8,7 @@
 #define CSHIMS_H
 
 #include <curl/curl.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -47,5 +48,9 @@ long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 int cshims_SSL_CTX_get_ex_new_index(void);
 void cshims_OPENSSL_free(void *pointer);
 unsigned long cshims_XN_FLAG_RFC2253(void);
+
+// MARK: OpenSSL error codes (ERR_GET_LIB and ERR_GET_REASON are inline functions over packed bits)
+int cshims_ERR_GET_LIB(unsigned long code);
+int cshims_ERR_GET_REASON(unsigned long code);
 
 #endif

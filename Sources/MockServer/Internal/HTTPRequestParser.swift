@@ -36,7 +36,7 @@ struct RequestHead: Sendable, Equatable {
         let withoutQuery = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         if withoutQuery.hasPrefix("/") || withoutQuery == "*" { return String(withoutQuery) }
         // Absolute form (`http://host/path`): the path starts at the first slash after the authority.
-        if let scheme = withoutQuery.range(of: "://") {
+        if let scheme = withoutQuery.firstRange(of: "://") {
             let rest = withoutQuery[scheme.upperBound...]
             return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
         }
@@ -107,7 +107,8 @@ enum HTTPRequestParser {
 
     private static func framing(of fields: [RequestHead.Field]) -> Result<RequestHead.Framing, Reason> {
         let lengths = fields.filter { $0.name.lowercased() == "content-length" }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
+            // Empty elements kept, so that an empty or dangling value is judged malformed, not ignored.
+            .flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() } }
         let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
             .flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingSpaces() } }
         if !codings.isEmpty {

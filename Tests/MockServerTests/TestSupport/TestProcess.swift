@@ -8,10 +8,16 @@ enum TestProcess {
         let stderr: String
     }
 
-    static func run(_ executable: String, _ arguments: [String], directory: URL? = nil, stdin: Data? = nil) -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], directory: URL? = nil, stdin: Data? = nil,
+        environment: [String: String] = [:]
+    ) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

@@ -1,27 +1,13 @@
 import Foundation
 @testable import MockServer
-import XCTest
 
-/// A base class that ignores SIGPIPE and shuts down the servers a test made.
-class ServerTestCase: XCTestCase {
-    private var servers: [MockServer] = []
+/// Helpers for suites that drive a real server: each server lives as long as the test's reference to it,
+/// and dropping that reference shuts it down.
+protocol ServerTests {}
 
-    override class func setUp() {
-        super.setUp()
-        // The XCTest runner leaves SIGPIPE at SIG_DFL; a client hanging up on a write would kill the process.
-        signal(SIGPIPE, SIG_IGN)
-    }
-
-    override func tearDown() {
-        for server in servers { server.shutdown() }
-        servers.removeAll()
-        super.tearDown()
-    }
-
+extension ServerTests {
     func makeServer(tls: MockServer.TLS? = nil, bindAddress: String = "127.0.0.1") throws -> MockServer {
-        let server = try MockServer(tls: tls, bindAddress: bindAddress)
-        servers.append(server)
-        return server
+        try MockServer(tls: tls, bindAddress: bindAddress)
     }
 
     func makeTLSServer(sni: Bool = false, sessionResumption: Bool = false) throws -> MockServer {

@@ -47,6 +47,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // MARK: A bounded soak of the reference stack (Scripts/soak).
+        .executableTarget(name: "Soak", dependencies: ["Reference", "MockServer"]),
+
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
         .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer", "Conformance"]),

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import Foundation
 
 /// RFC 5280 4.1.2.5 makes the validity period inclusive ("notBefore through notAfter, inclusive"), but

@@ -1,5 +1,5 @@
-import COpenSSL
-import CShims
+internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// The DNS and IP address subtrees of one CA's nameConstraints extension (RFC 5280 4.2.1.10), decoded for

@@ -1,5 +1,5 @@
-import COpenSSL
-import CShims
+internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// One certificate of a verified chain, read through OpenSSL's accessors for the profile's rules.

@@ -1,5 +1,5 @@
-import COpenSSL
-import CShims
+internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// Verifies a chain outside any handshake the way the handshake does — OpenSSL's chain verification for a

@@ -1,4 +1,4 @@
-import CPSL
+internal import CPSL
 
 /// The Public Suffix List, through libpsl: the newer of the list built into libpsl and the system's copy
 /// (Debian's `publicsuffix` package).

@@ -1,5 +1,5 @@
-import COpenSSL
-import CShims
+internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// Applies a ``ValidationProfile`` to the chain OpenSSL built: ``prepare(_:)`` before `X509_verify_cert`

@@ -21,12 +21,18 @@ final class TLSTrustContext: Sendable {
     let handler: (any AuthenticationChallengeHandler)?
     let verificationTime: Date?
     let logger: Logger
+    /// The validation profile, applied in the handshake after OpenSSL's verification and the host name.
+    let profileCheck: ServerCertificateProfileCheck
 
-    init(roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger) {
+    init(
+        roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger,
+        profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict)
+    ) {
         self.roots = TrustStore(roots: roots)
         self.handler = handler
         self.verificationTime = verificationTime
         self.logger = logger
+        self.profileCheck = profileCheck
     }
 
     /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.
@@ -58,7 +64,8 @@ final class TLSTrustContext: Sendable {
         guard let handler else { return standardVerdict(evidence) }
         let challenge = ServerTrustChallenge(
             host: evidence.host, port: evidence.port, servedChain: evidence.served, verifiedChain: evidence.verified,
-            standardValidation: evidence.standard, verificationTime: verificationTime ?? Date(), isReusedConnection: reused)
+            standardValidation: evidence.standard, verificationTime: verificationTime ?? Date(), isReusedConnection: reused,
+            validationProfile: profileCheck.profile)
         switch handler.handle(challenge) {
         case .useCredential:
             logger.debug("TLS server trusted by handler", metadata: ["host": "\(evidence.host)", "reused": "\(reused)"])

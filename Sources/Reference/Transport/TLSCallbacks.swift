@@ -71,6 +71,11 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     }
     SSL_CTX_set1_cert_store(context, roots)
     SSL_CTX_set_cert_verify_callback(context, certificateVerifyCallback, retained)
+    // libcurl's CURLOPT_SSL_VERIFYPEER is off (see `TLSTrustContext.configure`), so libcurl asked for
+    // SSL_VERIFY_NONE, under which OpenSSL would ignore the verification callback's refusal: ask for
+    // SSL_VERIFY_PEER, and refuse the connection if that did not hold.
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+    guard SSL_CTX_get_verify_mode(context) & SSL_VERIFY_PEER != 0 else { return CURLE_SSL_CONNECT_ERROR }
     // A renegotiation would verify again after the transfer that made the connection is gone. SSL_OP_NO_RENEGOTIATION
     // is SSL_OP_BIT(30), a function-like macro Swift cannot import. The call returns the new options, not a status.
     _ = SSL_CTX_set_options(context, UInt64(1) << 30)

@@ -117,3 +117,13 @@ struct ValidationProfileHandshakeTests {
         #expect(error.transportFailure?.chainValidationFailure?.depth == 3)
     }
 }
+
+extension ValidationProfileHandshakeTests {
+    @Test("compatible accepts a chain whose issuer name is empty: the verdict comes from validation alone")
+    func emptyIssuerNameAcceptedByCompatible() throws {
+        let harness = try ProfileHarness("profile-empty-issuer-name", profile: .compatible)
+        harness.server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        let result = harness.fetch()
+        #expect(result.success != nil, "\(result)")
+    }
+}

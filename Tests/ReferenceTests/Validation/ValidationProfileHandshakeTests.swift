@@ -67,6 +67,30 @@ struct ValidationProfileHandshakeTests {
         #expect(harness.server.journal.allSatisfy { $0.applicationBytesReceived == 0 && $0.requestCount == 0 })
     }
 
+    /// Profile scenarios a MockServer can serve: at Debian's TLS security level 2 OpenSSL will not send a
+    /// chain with a P-192 CA key (the client's own security level would refuse it too, before the profile).
+    static let servable = ProfileScenario.all.filter { $0.kind == "profile" && $0.name != "profile-key-p192" }.map(\.name)
+
+    @Test("over a real handshake, every servable profile scenario gets the manifest's verdict and depth under each profile",
+          arguments: servable)
+    func handshakeVerdictsMatchManifest(name: String) throws {
+        for profile in [ValidationProfile.strict, .compatible] {
+            let verdict = ProfileScenario.named(name).verdict(profile)
+            let harness = try ProfileHarness(name, profile: profile)
+            harness.server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+            switch harness.fetch() {
+            case .success:
+                #expect(verdict.expected == "valid", "\(profile) accepted")
+            case .failure(.url(let error)):
+                let failure = error.transportFailure?.chainValidationFailure
+                #expect(failure?.kind.rawValue == verdict.expected, "\(profile): \(error)")
+                #expect(failure?.depth == verdict.depth, "\(profile): \(error)")
+            case .failure(let error):
+                Issue.record("\(profile): \(error)")
+            }
+        }
+    }
+
     @Test("compatible accepts what only the strict profile refuses",
           arguments: refused.map(\.0).filter { $0 != "profile-empty-issuer-name" })
     func compatibleAccepts(name: String) throws {

@@ -33,9 +33,12 @@ struct ServerCertificateProfileCheck: Sendable {
     /// The profile's refusal of a verified chain (leaf first, trust anchor last) for a requested host
     /// (normalized: lowercase, no trailing dot, IPv6 without brackets), or `nil`.
     func check(chain: OpaquePointer?, host: String) -> ChainValidationFailure? {
-        let certificates = (0..<cshims_sk_X509_num(chain)).map { ProfileCertificate(x509: cshims_sk_X509_value(chain, $0)!, depth: Int($0)) }
-        guard let leaf = certificates.first else {
-            return refusal(.other, rule: nil, depth: 0, "no verified chain to apply the validation profile to")
+        let count = Int(cshims_sk_X509_num(chain))
+        let certificates = (0..<count).compactMap { index in
+            cshims_sk_X509_value(chain, Int32(index)).map { ProfileCertificate(x509: $0, depth: index) }
+        }
+        guard let leaf = certificates.first, certificates.count == count else {
+            return refusal(.other, rule: nil, depth: 0, "no complete verified chain to apply the validation profile to")
         }
         if profile.applies(.maximumChainDepth), let maximumChainDepth, certificates.count - 1 > maximumChainDepth {
             return refusal(.chainTooDeep, rule: .maximumChainDepth, depth: maximumChainDepth + 1,

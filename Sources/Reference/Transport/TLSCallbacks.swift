@@ -106,10 +106,11 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
         X509_STORE_CTX_set_error(store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
         verified = false
     }
-    // The validation profile judges only a chain that passed everything above; its refusal is a standard
-    // validation failure, so a handler sees it and `.performDefaultHandling` refuses.
+    // The validation profile judges a chain OpenSSL verified; its refusal is a standard validation failure, so
+    // a handler sees it and `.performDefaultHandling` refuses. It outranks a host-name mismatch, which must keep
+    // meaning "everything else was verified" for a handler that waives the host check.
     var profileRefusal: ChainValidationFailure?
-    if verified, let refusal = context.profileCheck.check(store: store, host: connection.host) {
+    if chainVerified, let refusal = context.profileCheck.check(store: store, host: connection.host) {
         profileRefusal = refusal
         verified = false
         chainVerified = false

@@ -40,10 +40,12 @@ enum ProfileChainVerifier {
         let matches = HostName.isIPAddress(host)
             ? X509_check_ip_asc(served[0], host, flags) == 1
             : X509_check_host(served[0], host, host.utf8.count, flags, nil) == 1
+        // As in the handshake, a profile refusal outranks a host-name mismatch.
+        if let refusal = check.check(store: store, host: host) { return .failure(refusal) }
         guard matches else {
             return .failure(ChainValidationFailure(kind: .hostnameMismatch, code: Int(X509_V_ERR_HOSTNAME_MISMATCH), reason: "hostname mismatch", depth: 0))
         }
-        return check.check(store: store, host: host).map { .failure($0) } ?? .success(())
+        return .success(())
     }
 
     /// The certificates of a PEM file, in file order; each is the caller's to free.

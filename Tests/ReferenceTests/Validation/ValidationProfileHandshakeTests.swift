@@ -13,17 +13,18 @@ private struct ProfileHarness {
     let stack: Network.URLSessionNetworkStack
     let url: URL
 
-    init(_ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil) throws {
+    init(_ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil, host: String? = nil) throws {
         let scenario = ProfileScenario.named(name)
+        let host = host ?? scenario.host!
         server = try MockServer(tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key"))))
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
-        configuration.resolveOverrides = [.init(host: scenario.host!, port: server.port, address: "127.0.0.1")]
+        configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")]
         configuration.verificationTime = scenario.time
         configuration.validationProfile = profile
         stack = Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
         var components = URLComponents(url: server.url(), resolvingAgainstBaseURL: false)!
-        components.host = scenario.host
+        components.host = host
         url = components.url!
     }
 
@@ -112,6 +113,17 @@ struct ValidationProfileHandshakeTests {
         #expect(failure.kind == .nameConstraintViolation)
         #expect(failure.rule == .nameConstraintsOnHost)
         #expect(challenge.verifiedChain.isEmpty)
+    }
+
+    @Test("a profile refusal outranks a host-name mismatch, so a handler waiving the host check still sees it")
+    func profileRefusalOutranksHostMismatch() throws {
+        let handler = ScriptedHandler(.performDefaultHandling)
+        let harness = try ProfileHarness("profile-ca-as-leaf", profile: .strict, handler: handler, host: "other.example.test")
+        guard case .url(let error)? = harness.fetch().failure else { Issue.record("expected a URL error"); return }
+        #expect(error.code == .serverCertificateUntrusted)
+        let challenge = try #require(handler.challenges.first)
+        guard case .failure(let failure) = challenge.standardValidation else { Issue.record("expected a refusal"); return }
+        #expect(failure.kind == .caUsedAsLeaf)
     }
 
     @Test("a handler may still trust a chain the profile refused")

@@ -14,7 +14,7 @@ public enum Catalogue {
 
     /// Every case, in a stable order.
     public static var all: [ConformanceCase] {
-        errors + body + transport + retry + priority + interceptors + authentication + cancellation + trust + pinning
+        errors + body + transport + retry + priority + interceptors + authentication + cancellation + trust + profile + pinning
     }
 
     /// The cases whose ID matches a glob (`*` any run of characters, `?` one character); several globs

@@ -12,4 +12,7 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     case verificationTime = "verification-time"
     /// Host names other than `localhost` can be pointed at the loopback server (libcurl's `CURLOPT_RESOLVE`).
     case resolveOverrides = "resolve-overrides"
+    /// The stack's default validation applies the strict validation profile (`docs/validation.md`): it refuses
+    /// chains OpenSSL's standard verification accepts but RFC 5280 or the Baseline Requirements forbid.
+    case strictValidationProfile = "strict-validation-profile"
 }

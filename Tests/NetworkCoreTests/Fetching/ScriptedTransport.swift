@@ -28,12 +28,12 @@ final class ScriptedTransport: FetchTransport {
             $0.sent.append(request)
             $0.pending.append((exchange, completion))
         }
-        exchange.onCancel = { [weak self] in self?.drop(exchange) }
+        exchange.onCancel = { [weak self] in self?.countCancel() }
         return exchange
     }
 
     /// A cancelled exchange stays pending, so that a test can still deliver a late outcome.
-    private func drop(_ exchange: Exchange) {
+    private func countCancel() {
         state.withLock { $0.cancelled += 1 }
     }
 

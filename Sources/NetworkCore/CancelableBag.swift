@@ -1,4 +1,3 @@
-
 /// A cancelable that owns other cancelables and cancels them all, in the order they were added.
 ///
 /// Anything added after the bag was cancelled is cancelled at once. Adding and cancelling are atomic

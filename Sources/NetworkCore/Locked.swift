@@ -13,7 +13,7 @@ import Synchronization
 /// `-Xswiftc -DTSAN_VISIBLE_LOCKS` (as `Scripts/sanitize` makes them) use a pthread mutex instead, which TSan
 /// understands, so that its reports are real.
 package final class Locked<State>: @unchecked Sendable {  // the state is touched only under the lock
-#if TSAN_VISIBLE_LOCKS
+    #if TSAN_VISIBLE_LOCKS
     private var state: State
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
@@ -33,15 +33,17 @@ package final class Locked<State>: @unchecked Sendable {  // the state is touche
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
     }
-#else
+    #else
     private let mutex: Mutex<State>
 
     package init(_ state: sending State) {
         mutex = Mutex(state)
     }
 
-    package func withLock<Result, Failure: Error>(_ body: (inout sending State) throws(Failure) -> sending Result) throws(Failure) -> sending Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout sending State) throws(Failure) -> sending Result) throws(Failure)
+        -> sending Result
+    {
         try mutex.withLock(body)
     }
-#endif
+    #endif
 }

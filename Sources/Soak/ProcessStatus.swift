@@ -11,7 +11,8 @@ struct ProcessStatus: CustomStringConvertible {
         let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         let files = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+        let threads =
+            status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
             .flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return ProcessStatus(residentBytes: pages * Int(sysconf(Int32(_SC_PAGESIZE))), openFiles: files, threads: threads)
     }

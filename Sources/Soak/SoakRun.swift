@@ -36,7 +36,9 @@ struct SoakRun {
         var checkpoint: ProcessStatus?
         let started = ContinuousClock.now
         let before = ProcessStatus.now()
-        print("soak: \(options.fetches) fetches, \(options.window) in flight, a new stack every \(options.stackLifetime), seed \(options.seed)")
+        print(
+            "soak: \(options.fetches) fetches, \(options.window) in flight, a new stack every \(options.stackLifetime), seed \(options.seed)"
+        )
         print("soak: before: \(before)")
 
         for index in 0..<options.fetches {
@@ -68,7 +70,9 @@ struct SoakRun {
         let after = ProcessStatus.now()
         let tally = ledger.tally()
         let seconds = Double((ContinuousClock.now - started).components.seconds)
-        print("soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches, \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double")
+        print(
+            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches, \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
+        )
         print("soak: after: \(after)")
         return verdict(drained: drained, lost: tally.lost, doubles: tally.doubles, checkpoint: checkpoint ?? before, after: after)
     }
@@ -94,11 +98,19 @@ struct SoakRun {
         if doubles > 0 { failures.append("\(doubles) fetches completed more than once") }
         let growth = after.residentBytes - checkpoint.residentBytes
         if growth > options.rssBound {
-            failures.append(String(format: "RSS grew %.1f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576, Double(options.rssBound) / 1_048_576))
+            failures.append(
+                String(
+                    format: "RSS grew %.1f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576,
+                    Double(options.rssBound) / 1_048_576))
         }
-        if after.openFiles > checkpoint.openFiles + 8 { failures.append("descriptors grew from \(checkpoint.openFiles) to \(after.openFiles)") }
+        if after.openFiles > checkpoint.openFiles + 8 {
+            failures.append("descriptors grew from \(checkpoint.openFiles) to \(after.openFiles)")
+        }
         if after.threads > checkpoint.threads + 8 { failures.append("threads grew from \(checkpoint.threads) to \(after.threads)") }
-        print(String(format: "soak: RSS growth after the checkpoint %.2f MiB (bound %.1f MiB)", Double(growth) / 1_048_576, Double(options.rssBound) / 1_048_576))
+        print(
+            String(
+                format: "soak: RSS growth after the checkpoint %.2f MiB (bound %.1f MiB)", Double(growth) / 1_048_576,
+                Double(options.rssBound) / 1_048_576))
         for failure in failures { print("soak: FAIL: \(failure)") }
         if failures.isEmpty { print("soak: PASS") }
         return failures.isEmpty

@@ -47,31 +47,35 @@ struct ChunkedBodyDecoderTests {
         guard case .invalid = decode("2\r\nabc\r\n0\r\n\r\n").status else { Issue.record("not invalid"); return }
     }
 
-    @Test("a malformed chunk size is invalid, never a crash", arguments: [
-        "-5\r\nabc\r\n",                      // a sign: Int(_:radix:) accepts it
-        "+5\r\nabcde\r\n",
-        "-0\r\n\r\n",
-        "\r\nabc\r\n",                        // empty
-        ";ext\r\nabc\r\n",                    // an extension without a size
-        "1000000000000000\r\n",                 // more than 15 significant digits: would overflow
-        "ffffffffffffffffffff\r\n",
-        "0x5\r\nabcde\r\n",
-        "5 garbage\r\nabcde\r\n",             // garbage where an extension belongs
-        "5;\r\nabcde\r\n",                    // an extension without a name
-        "5;a b\r\nabcde\r\n",
-        "5;a=\r\nabcde\r\n",
-        "5;a=\"open\r\nabcde\r\n",
-    ])
+    @Test(
+        "a malformed chunk size is invalid, never a crash",
+        arguments: [
+            "-5\r\nabc\r\n",  // a sign: Int(_:radix:) accepts it
+            "+5\r\nabcde\r\n",
+            "-0\r\n\r\n",
+            "\r\nabc\r\n",  // empty
+            ";ext\r\nabc\r\n",  // an extension without a size
+            "1000000000000000\r\n",  // more than 15 significant digits: would overflow
+            "ffffffffffffffffffff\r\n",
+            "0x5\r\nabcde\r\n",
+            "5 garbage\r\nabcde\r\n",  // garbage where an extension belongs
+            "5;\r\nabcde\r\n",  // an extension without a name
+            "5;a b\r\nabcde\r\n",
+            "5;a=\r\nabcde\r\n",
+            "5;a=\"open\r\nabcde\r\n",
+        ])
     func malformedSizeIsInvalid(wire: String) {
         guard case .invalid = decode(wire).status else { Issue.record("not invalid: \(decode(wire).status)"); return }
     }
 
-    @Test("well-formed sizes and extensions are accepted", arguments: [
-        ("00000000000000000005\r\nabcde\r\n0\r\n\r\n", 5),  // leading zeros are not significant
-        ("A\r\n0123456789\r\n0\r\n\r\n", 10),
-        ("5 ;a=b ; c = \"d;e\"\r\nabcde\r\n0\r\n\r\n", 5),
-        ("5;a\r\nabcde\r\n0;b=1\r\n\r\n", 5),
-    ])
+    @Test(
+        "well-formed sizes and extensions are accepted",
+        arguments: [
+            ("00000000000000000005\r\nabcde\r\n0\r\n\r\n", 5),  // leading zeros are not significant
+            ("A\r\n0123456789\r\n0\r\n\r\n", 10),
+            ("5 ;a=b ; c = \"d;e\"\r\nabcde\r\n0\r\n\r\n", 5),
+            ("5;a\r\nabcde\r\n0;b=1\r\n\r\n", 5),
+        ])
     func wellFormedSizesAreAccepted(wire: String, size: Int) {
         let result = decode(wire)
         #expect(result.status == .done)

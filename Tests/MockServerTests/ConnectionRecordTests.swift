@@ -3,10 +3,12 @@ import Testing
 
 @Suite("A connection record's handshake outcome")
 struct ConnectionRecordTests {
-    @Test("each outcome has a stable name", arguments: [
-        (ConnectionRecord.Handshake.notTLS, "notTLS"), (.pending, "pending"), (.succeeded, "succeeded"),
-        (.failed("tlsv1 alert unknown ca"), "failed(tlsv1 alert unknown ca)"),
-    ])
+    @Test(
+        "each outcome has a stable name",
+        arguments: [
+            (ConnectionRecord.Handshake.notTLS, "notTLS"), (.pending, "pending"), (.succeeded, "succeeded"),
+            (.failed("tlsv1 alert unknown ca"), "failed(tlsv1 alert unknown ca)"),
+        ])
     func stableName(handshake: ConnectionRecord.Handshake, name: String) {
         #expect(handshake.description == name)
     }

@@ -57,12 +57,16 @@ struct HTTPRequestParserTests {
 
     @Test("conflicting Content-Length values are invalid")
     func conflictingContentLengthsAreInvalid() {
-        guard case .invalid = parse("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") else { Issue.record("not invalid"); return }
+        guard case .invalid = parse("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") else {
+            Issue.record("not invalid"); return
+        }
     }
 
     @Test("Transfer-Encoding together with Content-Length is invalid")
     func transferEncodingWithContentLengthIsInvalid() {
-        guard case .invalid = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n") else { Issue.record("not invalid"); return }
+        guard case .invalid = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n") else {
+            Issue.record("not invalid"); return
+        }
     }
 
     @Test("obsolete line folding is invalid")
@@ -78,11 +82,13 @@ struct HTTPRequestParserTests {
         #expect(head.wantsClose)
     }
 
-    @Test("HTTP/1.0 closes unless keep-alive; HTTP/1.1 keeps the connection", arguments: [
-        ("GET / HTTP/1.0\r\n\r\n", true),
-        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false),
-        ("GET / HTTP/1.1\r\n\r\n", false),
-    ])
+    @Test(
+        "HTTP/1.0 closes unless keep-alive; HTTP/1.1 keeps the connection",
+        arguments: [
+            ("GET / HTTP/1.0\r\n\r\n", true),
+            ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\n\r\n", false),
+        ])
     func http10ClosesUnlessKeepAlive(text: String, wantsClose: Bool) throws {
         #expect(try head(text).wantsClose == wantsClose)
     }
@@ -94,11 +100,13 @@ struct HTTPRequestParserTests {
         #expect(head.path == "/x/y")
     }
 
-    @Test("a malformed Content-Length is invalid, never a crash or a body-less request", arguments: [
-        "", ",", "1,", ",1", "-1", "+1", " 1 1", "0x10", "1e3",
-        "99999999999999999999",        // 20 digits: beyond Int
-        "9223372036854775808",         // Int.max + 1
-    ])
+    @Test(
+        "a malformed Content-Length is invalid, never a crash or a body-less request",
+        arguments: [
+            "", ",", "1,", ",1", "-1", "+1", " 1 1", "0x10", "1e3",
+            "99999999999999999999",  // 20 digits: beyond Int
+            "9223372036854775808",  // Int.max + 1
+        ])
     func malformedContentLengthIsInvalid(value: String) {
         let result = parse("POST / HTTP/1.1\r\nContent-Length: \(value)\r\n\r\n")
         guard case .invalid = result else { Issue.record("not invalid: \(result)"); return }
@@ -106,7 +114,8 @@ struct HTTPRequestParserTests {
 
     @Test("a large but representable Content-Length is parsed; the body limit is the server's business")
     func largeContentLengthIsParsed() throws {
-        #expect(try head("POST / HTTP/1.1\r\nContent-Length: 999999999999999999\r\n\r\n").framing == .contentLength(999_999_999_999_999_999))
+        #expect(
+            try head("POST / HTTP/1.1\r\nContent-Length: 999999999999999999\r\n\r\n").framing == .contentLength(999_999_999_999_999_999))
     }
 
     @Test("repeated equal Content-Length values, in one field or several, are one length")

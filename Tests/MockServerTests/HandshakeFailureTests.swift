@@ -7,11 +7,11 @@ import Testing
 
 /// OpenSSL's numbers, written out: the test target does not import OpenSSL.
 private enum OpenSSL {
-    static let errorSSL: Int32 = 1          // SSL_ERROR_SSL
-    static let errorSyscall: Int32 = 5      // SSL_ERROR_SYSCALL
-    static let librarySSL: Int32 = 20       // ERR_LIB_SSL
-    static let librarySystem: Int32 = 2     // ERR_LIB_SYS
-    static let unexpectedEOF: Int32 = 294   // SSL_R_UNEXPECTED_EOF_WHILE_READING
+    static let errorSSL: Int32 = 1  // SSL_ERROR_SSL
+    static let errorSyscall: Int32 = 5  // SSL_ERROR_SYSCALL
+    static let librarySSL: Int32 = 20  // ERR_LIB_SSL
+    static let librarySystem: Int32 = 2  // ERR_LIB_SYS
+    static let unexpectedEOF: Int32 = 294  // SSL_R_UNEXPECTED_EOF_WHILE_READING
     static let unsupportedProtocol: Int32 = 258
     static let noSharedCipher: Int32 = 193
     static func alert(_ number: Int32) -> Int32 { 1000 + number }  // SSL_AD_REASON_OFFSET + the alert
@@ -19,31 +19,36 @@ private enum OpenSSL {
 
 @Suite("Who ended a failed TLS handshake is decided from OpenSSL's codes")
 struct HandshakeFailureTests {
-    @Test("an alert from the client, or its end of stream, is the client's doing", arguments: [
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(48)),    // unknown_ca
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(40)),    // handshake_failure
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(0)),     // close_notify
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.unexpectedEOF),
-        (OpenSSL.errorSyscall, Int32(0), Int32(0)),
-        (OpenSSL.errorSyscall, OpenSSL.librarySystem, Int32(104)),          // ECONNRESET
-    ])
+    @Test(
+        "an alert from the client, or its end of stream, is the client's doing",
+        arguments: [
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(48)),  // unknown_ca
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(40)),  // handshake_failure
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(0)),  // close_notify
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.unexpectedEOF),
+            (OpenSSL.errorSyscall, Int32(0), Int32(0)),
+            (OpenSSL.errorSyscall, OpenSSL.librarySystem, Int32(104)),  // ECONNRESET
+        ])
     func clientEndedIt(sslError: Int32, library: Int32, reason: Int32) {
         #expect(HandshakeFailure.closer(sslError: sslError, library: library, reason: reason) == .client)
     }
 
-    @Test("anything else is the server refusing", arguments: [
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.unsupportedProtocol),
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.noSharedCipher),
-        (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(256)),   // past the alert numbers
-        (OpenSSL.errorSSL, OpenSSL.librarySystem, OpenSSL.alert(48)), // an alert-like number from another library
-    ])
+    @Test(
+        "anything else is the server refusing",
+        arguments: [
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.unsupportedProtocol),
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.noSharedCipher),
+            (OpenSSL.errorSSL, OpenSSL.librarySSL, OpenSSL.alert(256)),  // past the alert numbers
+            (OpenSSL.errorSSL, OpenSSL.librarySystem, OpenSSL.alert(48)),  // an alert-like number from another library
+        ])
     func serverEndedIt(sslError: Int32, library: Int32, reason: Int32) {
         #expect(HandshakeFailure.closer(sslError: sslError, library: library, reason: reason) == .server)
     }
 
     private func tlsServer(minimumVersion: MockServer.TLS.Version = .tls12) throws -> MockServer {
         let files = TestCertificates.shared
-        return try MockServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), minimumVersion: minimumVersion))
+        return try MockServer(
+            tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), minimumVersion: minimumVersion))
     }
 
     @Test("a client that rejects the chain ends the handshake with its alert, journaled as the client's close")

@@ -4,49 +4,56 @@ import Testing
 
 @Suite("A fault is an effect and a trigger", .timeLimit(.minutes(1)))
 struct MockFaultTests {
-    @Test("each shortcut is its effect and trigger, and is named after itself", arguments: [
-        (MockFault.closeAtAccept, MockFault(.close, .atAccept), "closeAtAccept"),
-        (.resetAtAccept, MockFault(.reset, .atAccept), "resetAtAccept"),
-        (.stallAtAccept, MockFault(.stall, .atAccept), "stallAtAccept"),
-        (.closeAfterClientHello, MockFault(.close, .afterClientHello), "closeAfterClientHello"),
-        (.resetAfterClientHello, MockFault(.reset, .afterClientHello), "resetAfterClientHello"),
-        (.stallAfterClientHello, MockFault(.stall, .afterClientHello), "stallAfterClientHello"),
-        (.plaintextReplyToClientHello, MockFault(.plaintextReply, .afterClientHello), "plaintextReplyToClientHello"),
-        (.fatalAlertAfterClientHello, MockFault(.fatalAlert, .afterClientHello), "fatalAlertAfterClientHello"),
-        (.closeBeforeReadingRequest, MockFault(.close, .beforeRequest), "closeBeforeReadingRequest"),
-        (.closeAfterRequestBodyBytes(3), MockFault(.close, .afterRequestBodyBytes(3)), "closeAfterRequestBodyBytes(3)"),
-        (.resetAfterRequestBodyBytes(3), MockFault(.reset, .afterRequestBodyBytes(3)), "resetAfterRequestBodyBytes(3)"),
-        (.answerWithoutReadingBody, MockFault(.respond, .afterRequestHead), "answerWithoutReadingBody"),
-        (.stallAfterRequest, MockFault(.stall, .afterRequest), "stallAfterRequest"),
-        (.closeWithNoReply, MockFault(.close, .afterRequest), "closeWithNoReply"),
-        (.resetWithNoReply, MockFault(.reset, .afterRequest), "resetWithNoReply"),
-        (.garbageThenClose(Data("abc".utf8)), MockFault(.garbage(Data("abc".utf8)), .afterRequest), "garbageThenClose(3 bytes)"),
-        (.http09Reply, MockFault(.http09Reply, .afterRequest), "http09Reply"),
-        (.malformedStatusLine, MockFault(.malformedStatusLine, .afterRequest), "malformedStatusLine"),
-        (.headWithoutBlankLineThenClose, MockFault(.headWithoutBlankLine, .afterRequest), "headWithoutBlankLineThenClose"),
-        (.oversizedHead(100), MockFault(.oversizedHead(100), .afterRequest), "oversizedHead(100)"),
-        (.conflictingContentLength, MockFault(.conflictingContentLength, .afterRequest), "conflictingContentLength"),
-        (.malformedChunkSize, MockFault(.malformedChunkSize, .afterRequest), "malformedChunkSize"),
-        (.missingLastChunkThenClose, MockFault(.missingLastChunk, .afterRequest), "missingLastChunkThenClose"),
-        (.extraBytesBeyondContentLength(Data("EXTRA".utf8)), MockFault(.extraBytesBeyondContentLength(Data("EXTRA".utf8)), .afterRequest),
-         "extraBytesBeyondContentLength(5 bytes)"),
-        (.closeAfterBodyBytes(5), MockFault(.close, .afterResponseBodyBytes(5)), "closeAfterBodyBytes(5)"),
-        (.resetAfterBodyBytes(5), MockFault(.reset, .afterResponseBodyBytes(5)), "resetAfterBodyBytes(5)"),
-        (.stallAfterBodyBytes(5), MockFault(.stall, .afterResponseBodyBytes(5)), "stallAfterBodyBytes(5)"),
-        (.closeWithoutCloseNotify, MockFault(.closeWithoutCloseNotify, .afterResponse), "closeWithoutCloseNotify"),
-    ])
+    @Test(
+        "each shortcut is its effect and trigger, and is named after itself",
+        arguments: [
+            (MockFault.closeAtAccept, MockFault(.close, .atAccept), "closeAtAccept"),
+            (.resetAtAccept, MockFault(.reset, .atAccept), "resetAtAccept"),
+            (.stallAtAccept, MockFault(.stall, .atAccept), "stallAtAccept"),
+            (.closeAfterClientHello, MockFault(.close, .afterClientHello), "closeAfterClientHello"),
+            (.resetAfterClientHello, MockFault(.reset, .afterClientHello), "resetAfterClientHello"),
+            (.stallAfterClientHello, MockFault(.stall, .afterClientHello), "stallAfterClientHello"),
+            (.plaintextReplyToClientHello, MockFault(.plaintextReply, .afterClientHello), "plaintextReplyToClientHello"),
+            (.fatalAlertAfterClientHello, MockFault(.fatalAlert, .afterClientHello), "fatalAlertAfterClientHello"),
+            (.closeBeforeReadingRequest, MockFault(.close, .beforeRequest), "closeBeforeReadingRequest"),
+            (.closeAfterRequestBodyBytes(3), MockFault(.close, .afterRequestBodyBytes(3)), "closeAfterRequestBodyBytes(3)"),
+            (.resetAfterRequestBodyBytes(3), MockFault(.reset, .afterRequestBodyBytes(3)), "resetAfterRequestBodyBytes(3)"),
+            (.answerWithoutReadingBody, MockFault(.respond, .afterRequestHead), "answerWithoutReadingBody"),
+            (.stallAfterRequest, MockFault(.stall, .afterRequest), "stallAfterRequest"),
+            (.closeWithNoReply, MockFault(.close, .afterRequest), "closeWithNoReply"),
+            (.resetWithNoReply, MockFault(.reset, .afterRequest), "resetWithNoReply"),
+            (.garbageThenClose(Data("abc".utf8)), MockFault(.garbage(Data("abc".utf8)), .afterRequest), "garbageThenClose(3 bytes)"),
+            (.http09Reply, MockFault(.http09Reply, .afterRequest), "http09Reply"),
+            (.malformedStatusLine, MockFault(.malformedStatusLine, .afterRequest), "malformedStatusLine"),
+            (.headWithoutBlankLineThenClose, MockFault(.headWithoutBlankLine, .afterRequest), "headWithoutBlankLineThenClose"),
+            (.oversizedHead(100), MockFault(.oversizedHead(100), .afterRequest), "oversizedHead(100)"),
+            (.conflictingContentLength, MockFault(.conflictingContentLength, .afterRequest), "conflictingContentLength"),
+            (.malformedChunkSize, MockFault(.malformedChunkSize, .afterRequest), "malformedChunkSize"),
+            (.missingLastChunkThenClose, MockFault(.missingLastChunk, .afterRequest), "missingLastChunkThenClose"),
+            (
+                .extraBytesBeyondContentLength(Data("EXTRA".utf8)),
+                MockFault(.extraBytesBeyondContentLength(Data("EXTRA".utf8)), .afterRequest),
+                "extraBytesBeyondContentLength(5 bytes)"
+            ),
+            (.closeAfterBodyBytes(5), MockFault(.close, .afterResponseBodyBytes(5)), "closeAfterBodyBytes(5)"),
+            (.resetAfterBodyBytes(5), MockFault(.reset, .afterResponseBodyBytes(5)), "resetAfterBodyBytes(5)"),
+            (.stallAfterBodyBytes(5), MockFault(.stall, .afterResponseBodyBytes(5)), "stallAfterBodyBytes(5)"),
+            (.closeWithoutCloseNotify, MockFault(.closeWithoutCloseNotify, .afterResponse), "closeWithoutCloseNotify"),
+        ])
     func shortcutIsItsPair(shortcut: MockFault, pair: MockFault, name: String) {
         #expect(shortcut == pair)
         #expect(shortcut.hashValue == pair.hashValue)
         #expect(shortcut.description == name)
     }
 
-    @Test("a pair without a shortcut is named effect then trigger", arguments: [
-        (MockFault(.reset, .afterRequestHead), "resetAfterRequestHead"),
-        (MockFault(.stall, .beforeRequest), "stallBeforeRequest"),
-        (MockFault(.respond, .afterRequestBodyBytes(4)), "respondAfterRequestBodyBytes(4)"),
-        (MockFault(.reset, .afterResponse), "resetAfterResponse"),
-    ])
+    @Test(
+        "a pair without a shortcut is named effect then trigger",
+        arguments: [
+            (MockFault(.reset, .afterRequestHead), "resetAfterRequestHead"),
+            (MockFault(.stall, .beforeRequest), "stallBeforeRequest"),
+            (MockFault(.respond, .afterRequestBodyBytes(4)), "respondAfterRequestBodyBytes(4)"),
+            (MockFault(.reset, .afterResponse), "resetAfterResponse"),
+        ])
     func pairIsNamedEffectThenTrigger(fault: MockFault, name: String) {
         #expect(fault.description == name)
     }

@@ -12,9 +12,11 @@ struct MockServerDescriptorExhaustionTests {
     private static let childVariable = "MOCKSERVER_TEST_CHILD"
     private static let childMarker = "descriptor-exhaustion child:"
 
-    @Test("the accept loop neither spins nor stops serving when accept fails with EMFILE", arguments: [
-        "descriptorExhaustionChild", "descriptorExhaustionWithoutSpareChild",
-    ])
+    @Test(
+        "the accept loop neither spins nor stops serving when accept fails with EMFILE",
+        arguments: [
+            "descriptorExhaustionChild", "descriptorExhaustionWithoutSpareChild",
+        ])
     func backsOffAndRecovers(child: String) throws {
         // The test binary itself, told by the environment to run only one child test below.
         let arguments = ["--testing-library", "swift-testing", "--filter", "\(child)\\("]

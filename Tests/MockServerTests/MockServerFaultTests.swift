@@ -5,7 +5,9 @@ import Testing
 /// Each fault, seen through curl's exit code (over plain HTTP unless the fault is about TLS).
 @Suite("Each fault, seen through curl", .timeLimit(.minutes(2)))
 struct MockServerFaultTests: ServerTests {
-    private func curlExit(_ fault: MockFault, body: String = "0123456789", extra: [String] = [], maxTime: Double = 5) throws -> (Curl.Result, MockServer) {
+    private func curlExit(_ fault: MockFault, body: String = "0123456789", extra: [String] = [], maxTime: Double = 5) throws -> (
+        Curl.Result, MockServer
+    ) {
         let server = try makeServer()
         server.enqueue(MockResponse(body: Data(body.utf8), fault: fault))
         return (Curl.run(server.url("/"), extra, maxTime: maxTime), server)
@@ -186,16 +188,18 @@ struct MockServerFaultTests: ServerTests {
     }
 
     /// On a plain-HTTP server the ClientHello faults fire after the client's first bytes: here, its request.
-    @Test("a ClientHello fault on a plain-HTTP server fires after the client's first bytes", arguments: [
-        ClientHelloCase(fault: .closeAfterClientHello, exitCodes: [52], status: nil),
-        // The RST arrives after curl sent its request; it may read it as a reset (56) or, rarely, as an EOF (52).
-        ClientHelloCase(fault: .resetAfterClientHello, exitCodes: [52, 56], status: nil),
-        ClientHelloCase(fault: .stallAfterClientHello, exitCodes: [28], status: nil),
-        // The "plaintext reply" is an ordinary HTTP response to a plain-HTTP client.
-        ClientHelloCase(fault: .plaintextReplyToClientHello, exitCodes: [0], status: 400),
-        // Seven bytes of TLS alert are no HTTP status line: curl 7.88 calls them HTTP/0.9 and refuses them.
-        ClientHelloCase(fault: .fatalAlertAfterClientHello, exitCodes: [1, 8], status: nil),
-    ])
+    @Test(
+        "a ClientHello fault on a plain-HTTP server fires after the client's first bytes",
+        arguments: [
+            ClientHelloCase(fault: .closeAfterClientHello, exitCodes: [52], status: nil),
+            // The RST arrives after curl sent its request; it may read it as a reset (56) or, rarely, as an EOF (52).
+            ClientHelloCase(fault: .resetAfterClientHello, exitCodes: [52, 56], status: nil),
+            ClientHelloCase(fault: .stallAfterClientHello, exitCodes: [28], status: nil),
+            // The "plaintext reply" is an ordinary HTTP response to a plain-HTTP client.
+            ClientHelloCase(fault: .plaintextReplyToClientHello, exitCodes: [0], status: 400),
+            // Seven bytes of TLS alert are no HTTP status line: curl 7.88 calls them HTTP/0.9 and refuses them.
+            ClientHelloCase(fault: .fatalAlertAfterClientHello, exitCodes: [1, 8], status: nil),
+        ])
     func clientHelloFaultOnAPlainHTTPServer(_ testCase: ClientHelloCase) throws {
         let fault = testCase.fault
         let server = try makeServer()

@@ -8,9 +8,12 @@ struct MockServerMalformedRequestTests {
         String(decoding: try RawClient.exchange(port: server.port, Array(request.utf8)), as: UTF8.self)
     }
 
-    @Test("a chunked body with a malformed size gets 400 and is recorded as failed", arguments: [
-        "-5\r\nabc\r\n0\r\n\r\n", "+5\r\nabcde\r\n0\r\n\r\n", "\r\nabc\r\n0\r\n\r\n", "ffffffffffffffffffff\r\n", "5 junk\r\nabcde\r\n0\r\n\r\n",
-    ])
+    @Test(
+        "a chunked body with a malformed size gets 400 and is recorded as failed",
+        arguments: [
+            "-5\r\nabc\r\n0\r\n\r\n", "+5\r\nabcde\r\n0\r\n\r\n", "\r\nabc\r\n0\r\n\r\n", "ffffffffffffffffffff\r\n",
+            "5 junk\r\nabcde\r\n0\r\n\r\n",
+        ])
     func malformedChunkSize(chunks: String) throws {
         let server = try MockServer()
         defer { server.shutdown() }

@@ -84,7 +84,8 @@ struct MockServerRequestBodyLimitTests {
         server.enqueue(MockResponse())
         let chunk = "64\r\n" + String(repeating: "c", count: 100) + "\r\n"
 
-        let reply = try exchange(server, "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 20) + "0\r\n\r\n")
+        let reply = try exchange(
+            server, "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 20) + "0\r\n\r\n")
 
         #expect(reply.hasPrefix("HTTP/1.1 413"), "\(reply)")
         let request = try server.takeRequest()

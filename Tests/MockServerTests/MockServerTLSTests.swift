@@ -77,7 +77,8 @@ struct MockServerTLSTests: ServerTests {
 
         // b-leaf.pem is sent without its intermediate, so give curl the intermediate as a trust anchor too.
         let bundle = TestCertificates.shared.path("root-and-inter.pem")
-        let bundleText = try String(contentsOfFile: TestCertificates.shared.root, encoding: .utf8)
+        let bundleText =
+            try String(contentsOfFile: TestCertificates.shared.root, encoding: .utf8)
             + (try String(contentsOfFile: TestCertificates.shared.intermediate, encoding: .utf8))
         try bundleText.write(toFile: bundle, atomically: true, encoding: .utf8)
         let url = URL(string: "https://b.example.test:\(server.port)/")!
@@ -90,7 +91,8 @@ struct MockServerTLSTests: ServerTests {
     @Test("TLS 1.2 can be forced")
     func tLS12CanBeForced() throws {
         let files = TestCertificates.shared
-        let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), maximumVersion: .tls12))
+        let server = try makeServer(
+            tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), maximumVersion: .tls12))
         server.enqueue(MockResponse())
 
         #expect(curlTLS(server).exitCode == 0)
@@ -100,11 +102,17 @@ struct MockServerTLSTests: ServerTests {
     @Test("cipher limits are what the server negotiates")
     func cipherLimitsAreWhatTheServerNegotiates() throws {
         let files = TestCertificates.shared
-        let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
-                                               maximumVersion: .tls12, cipherList: "ECDHE-ECDSA-AES256-GCM-SHA384"))
+        let server = try makeServer(
+            tls: .init(
+                identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                maximumVersion: .tls12, cipherList: "ECDHE-ECDSA-AES256-GCM-SHA384"))
         let agreed = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2"], stdin: Data())
-        let refused = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2",
-                                                           "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256"], stdin: Data())
+        let refused = TestProcess.run(
+            "/usr/bin/openssl",
+            [
+                "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2",
+                "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256",
+            ], stdin: Data())
 
         #expect(agreed.stdout.contains("Cipher is ECDHE-ECDSA-AES256-GCM-SHA384"), "\(agreed.stdout)")
         #expect(!(refused.stdout.contains("Cipher is ECDHE")), "\(refused.stdout)")
@@ -122,11 +130,14 @@ struct MockServerTLSTests: ServerTests {
     @Test("a legacy TLS 1.1-only server negotiates TLS 1.1 and curl refuses it")
     func aLegacyTLS11OnlyServerNegotiatesTLS11AndCurlRefusesIt() throws {
         let files = TestCertificates.shared
-        let server = try makeServer(tls: .init(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
-                                               minimumVersion: .tls10, maximumVersion: .tls11))
+        let server = try makeServer(
+            tls: .init(
+                identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+                minimumVersion: .tls10, maximumVersion: .tls11))
 
-        let legacy = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
-                                     stdin: Data())
+        let legacy = TestProcess.run(
+            "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
+            stdin: Data())
         let modern = curlTLS(server)
 
         #expect(legacy.stdout.contains("Protocol  : TLSv1.1"), "\(legacy.stdout)")
@@ -156,8 +167,12 @@ struct MockServerTLSTests: ServerTests {
         server.dispatcher = MockDispatcher { request in MockResponse(body: Data(request.path.utf8)) }
         let urls = (0..<40).map { server.url("/\($0 % 10)").absoluteString }
 
-        let result = TestProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", TestCertificates.shared.root,
-                                                       "--parallel", "--parallel-max", "16"] + urls)
+        let result = TestProcess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "10", "--cacert", TestCertificates.shared.root,
+                "--parallel", "--parallel-max", "16",
+            ] + urls)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.count == 80)
@@ -238,8 +253,9 @@ struct MockServerTLSTests: ServerTests {
         let server = try makeTLSServer()
         server.enqueue(.fault(.fatalAlertAfterClientHello))
 
-        let result = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-msg"],
-                                     stdin: Data())
+        let result = TestProcess.run(
+            "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-msg"],
+            stdin: Data())
 
         #expect(result.status == 1)
         // -msg prints the record as read: a fatal handshake_failure alert, level 2, description 40, and nothing else.
@@ -265,8 +281,9 @@ struct MockServerTLSTests: ServerTests {
         let server = try makeTLSServer()
         server.enqueue(MockResponse(body: Data("whole".utf8), closeConnection: true, fault: fault))
 
-        let output = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-ign_eof", "-quiet"],
-                                     stdin: Data("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+        let output = TestProcess.run(
+            "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost", "-ign_eof", "-quiet"],
+            stdin: Data("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
 
         #expect(output.stdout.hasSuffix("whole"), "\(output.stdout)")
         // s_client reports a TCP close that no close_notify preceded as an unexpected EOF, and fails.
@@ -313,8 +330,9 @@ struct MockServerTLSTests: ServerTests {
     // MARK: openssl s_client
 
     private func sClient(_ server: MockServer, name: String, extra: [String] = []) -> String {
-        let result = TestProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", name, "-showcerts"] + extra,
-                                     stdin: Data())
+        let result = TestProcess.run(
+            "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", name, "-showcerts"] + extra,
+            stdin: Data())
         _ = closedRecord(server, server.journal.count - 1)
         return result.stdout
     }

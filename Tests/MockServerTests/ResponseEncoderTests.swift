@@ -23,7 +23,9 @@ struct ResponseEncoderTests {
 
     @Test("an explicit Content-Length is sent as written")
     func anExplicitContentLengthIsSentAsWritten() {
-        #expect(wire(MockResponse(headers: [("Content-Length", "10")], body: Data("ab".utf8))) == "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab")
+        #expect(
+            wire(MockResponse(headers: [("Content-Length", "10")], body: Data("ab".utf8)))
+                == "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab")
     }
 
     @Test("chunked bodies use the scripted sizes and repeat the last")
@@ -49,7 +51,9 @@ struct ResponseEncoderTests {
 
     @Test("conflicting Content-Length sends two values")
     func conflictingContentLengthSendsTwoValues() {
-        #expect(wire(MockResponse(body: Data("abc".utf8), fault: .conflictingContentLength)) == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc")
+        #expect(
+            wire(MockResponse(body: Data("abc".utf8), fault: .conflictingContentLength))
+                == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc")
     }
 
     @Test("a malformed status line has a four-digit code")

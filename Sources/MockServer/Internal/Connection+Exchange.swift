@@ -25,8 +25,9 @@ extension Connection {
                 buffer.removeFirst(head.length)
                 return head
             case .invalid(let reason):
-                record(RequestHead(method: "", target: "", version: "", fields: [], framing: .none, length: 0),
-                       body: [], chunkSizes: nil, exchange: exchange, failure: reason)
+                record(
+                    RequestHead(method: "", target: "", version: "", fields: [], framing: .none, length: 0),
+                    body: [], chunkSizes: nil, exchange: exchange, failure: reason)
                 respondAndClose(ResponseEncoder.badRequest(reason))
                 return nil
             case .incomplete:
@@ -57,7 +58,9 @@ extension Connection {
         case .contentLength(let length):
             while buffer.count < length {
                 guard readMore() else {
-                    record(head, body: buffer, chunkSizes: nil, exchange: exchange, failure: "client closed after \(buffer.count) of \(length) body bytes")
+                    record(
+                        head, body: buffer, chunkSizes: nil, exchange: exchange,
+                        failure: "client closed after \(buffer.count) of \(length) body bytes")
                     return finishReading()
                 }
             }
@@ -75,7 +78,9 @@ extension Connection {
                     buffer.removeFirst(consumed)
                     consumed = 0
                     guard readMore() else {
-                        record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: "client closed inside the chunked body")
+                        record(
+                            head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange,
+                            failure: "client closed inside the chunked body")
                         return finishReading()
                     }
                 case .invalid(let reason):
@@ -119,10 +124,11 @@ extension Connection {
             return false
         }
         if fault.effect == .respond {
-            respondAndClose(scripted.with {
-                $0.fault = nil
-                $0.closeConnection = true
-            })
+            respondAndClose(
+                scripted.with {
+                    $0.fault = nil
+                    $0.closeConnection = true
+                })
         } else {
             perform(fault.effect, midMessage: true)
         }

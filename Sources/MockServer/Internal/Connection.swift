@@ -123,9 +123,10 @@ final class Connection {
         guard result == 1 else {
             let error = SSL_get_error(ssl, result)
             let systemError = errno
-            let reason = openSSLReason(fallback: error == SSL_ERROR_SYSCALL
-                ? (systemError == 0 ? "client closed the connection during the handshake" : Socket.errnoText(systemError))
-                : "handshake failed (SSL_get_error \(error))")
+            let reason = openSSLReason(
+                fallback: error == SSL_ERROR_SYSCALL
+                    ? (systemError == 0 ? "client closed the connection during the handshake" : Socket.errnoText(systemError))
+                    : "handshake failed (SSL_get_error \(error))")
             if systemError == ECONNRESET { peerReset = true }
             core.updateConnection(index) { $0.handshake = .failed(reason) }
             finish(by: HandshakeFailure.closer(sslError: error), kind: .fin, closeNotify: false)

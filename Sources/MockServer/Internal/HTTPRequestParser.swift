@@ -98,9 +98,10 @@ enum HTTPRequestParser {
         case .success(let value): framing = value
         case .failure(let reason): return .invalid(reason.text)
         }
-        return .complete(RequestHead(
-            method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
-            fields: fields, framing: framing, length: length))
+        return .complete(
+            RequestHead(
+                method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
+                fields: fields, framing: framing, length: length))
     }
 
     struct Reason: Error { var text: String }
@@ -114,7 +115,9 @@ enum HTTPRequestParser {
         if !codings.isEmpty {
             // Both framings at once is how request smuggling starts (RFC 9112 §6.1); reject it.
             if !lengths.isEmpty { return .failure(Reason(text: "both Transfer-Encoding and Content-Length")) }
-            guard codings.last == "chunked" else { return .failure(Reason(text: "unsupported transfer coding: \(codings.joined(separator: ", "))")) }
+            guard codings.last == "chunked" else {
+                return .failure(Reason(text: "unsupported transfer coding: \(codings.joined(separator: ", "))"))
+            }
             return .success(.chunked)
         }
         guard let first = lengths.first else { return .success(.none) }

@@ -97,13 +97,15 @@ enum ResponseEncoder {
     static let handshakeFailureAlert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
 
     static func badRequest(_ reason: String) -> MockResponse {
-        MockResponse(status: 400, headers: [(name: "Content-Type", value: "text/plain")],
-                     body: Data("\(reason)\n".utf8), closeConnection: true)
+        MockResponse(
+            status: 400, headers: [(name: "Content-Type", value: "text/plain")],
+            body: Data("\(reason)\n".utf8), closeConnection: true)
     }
 
     static func contentTooLarge(_ reason: String) -> MockResponse {
-        MockResponse(status: 413, headers: [(name: "Content-Type", value: "text/plain")],
-                     body: Data("\(reason)\n".utf8), closeConnection: true)
+        MockResponse(
+            status: 413, headers: [(name: "Content-Type", value: "text/plain")],
+            body: Data("\(reason)\n".utf8), closeConnection: true)
     }
 
     private static func isField(_ name: String, _ lowercased: String) -> Bool { name.lowercased() == lowercased }

@@ -160,13 +160,15 @@ extension Network {
                 let payload = body ?? Data()
                 // A HEAD response has no body by definition: it is not "unexpectedly empty".
                 if payload.isEmpty, !resource.allowsEmptyBody(statusCode: response.statusCode), attempt.request.httpMethod != "HEAD" {
-                    return askInterceptors(FailedAttempt(error: .noData(status, response), data: body, response: response, attempt: attempt))
+                    return askInterceptors(
+                        FailedAttempt(error: .noData(status, response), data: body, response: response, attempt: attempt))
                 }
                 state = .finished
                 return .succeed(SucceededAttempt(value: Value(value: payload, response: response), attempt: attempt))
             default:
                 let apiError = resource.errorDecoding.decode(body, response)
-                return askInterceptors(FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
+                return askInterceptors(
+                    FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
             }
         }
     }

@@ -50,7 +50,8 @@ extension ServerTrustEvaluator {
         public func policy(forHost host: String) -> PinningPolicy? {
             let host = HostName.normalized(host)
             if let exact = pinningPolicies.first(where: { $0.domainName == host }) { return exact }
-            return pinningPolicies
+            return
+                pinningPolicies
                 .filter { $0.includeSubdomains && HostName.isProperSubdomain(host, of: $0.domainName) }
                 .max { $0.domainName.count < $1.domainName.count }
         }

@@ -68,11 +68,12 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
             error = failure
         }
         let refusal = failure(for: error, policy: policy, challenge: challenge)
-        failureReporter?(FailureReport(
-            host: challenge.host, port: challenge.port, policy: policy,
-            verifiedChain: challenge.verifiedChain, servedChain: challenge.servedChain,
-            configuredPins: refusal.configuredPins, date: challenge.verificationTime,
-            isReusedConnection: challenge.isReusedConnection, error: error, failure: refusal))
+        failureReporter?(
+            FailureReport(
+                host: challenge.host, port: challenge.port, policy: policy,
+                verifiedChain: challenge.verifiedChain, servedChain: challenge.servedChain,
+                configuredPins: refusal.configuredPins, date: challenge.verificationTime,
+                isReusedConnection: challenge.isReusedConnection, error: error, failure: refusal))
         return .cancelAuthenticationChallenge(refusal)
     }
 
@@ -114,7 +115,8 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
             detail = "no pinning policy covers this host, and allowNotPinnedDomains is false"
         case .domainPolicyExpired:
             reason = .policyExpired
-            detail = "the policy expired before the verification time \(ISO8601DateFormatter().string(from: challenge.verificationTime)), "
+            detail =
+                "the policy expired before the verification time \(ISO8601DateFormatter().string(from: challenge.verificationTime)), "
                 + "and allowExpiredDomainPolicies is false"
         case .pinVerificationFailed(.evaluation(let failure)):
             reason = failure.kind == .hostnameMismatch ? .hostnameMismatch : .chainNotTrusted(failure)

@@ -182,7 +182,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func expireIdleTransfers() {
         let now = ContinuousClock.now
         for transfer in active.values where transfer.lastProgress + transfer.idleTimeout <= now {
-            let failure = TransportFailure(library: "Reference", code: 0, message: "no data for \(transfer.idleTimeout) (the request's timeoutInterval)")
+            let failure = TransportFailure(
+                library: "Reference", code: 0, message: "no data for \(transfer.idleTimeout) (the request's timeoutInterval)")
             remove(transfer)?.complete(failing: .timedOut, failure)
         }
     }
@@ -208,7 +209,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private static func multiFailure(_ call: String, _ code: CURLMcode) -> TransportFailure {
-        TransportFailure(library: "libcurl multi", code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_multi_strerror(code)))")
+        TransportFailure(
+            library: "libcurl multi", code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_multi_strerror(code)))")
     }
 }
 

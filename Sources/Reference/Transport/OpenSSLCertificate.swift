@@ -31,7 +31,9 @@ enum OpenSSLCertificate {
             issuer: name(X509_get_issuer_name(certificate)))
     }
 
-    private static func encode(_ object: OpaquePointer?, with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> Data? {
+    private static func encode(
+        _ object: OpaquePointer?, with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+    ) -> Data? {
         guard let object else { return nil }
         let length = encoder(object, nil)
         guard length > 0 else { return nil }
@@ -50,7 +52,8 @@ enum OpenSSLCertificate {
         var length: UInt32 = 0
         let status = data.withUnsafeBytes { input in
             digest.withUnsafeMutableBytes { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
+                EVP_Digest(
+                    input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
             }
         }
         return status == 1 && length == 32 ? digest : nil

@@ -39,7 +39,9 @@ private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
 /// internationalised names, lowercased, one trailing dot removed, IPv6 without brackets) and the port.
 private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
     var effective: UnsafePointer<CChar>?
-    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else { return nil }
+    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else {
+        return nil
+    }
     defer { curl_url_cleanup(url) }
     guard curl_url_set(url, CURLUPART_URL, effective, 0) == CURLUE_OK else { return nil }
     func part(_ what: CURLUPart, _ flags: UInt32) -> String? {
@@ -99,11 +101,14 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     context.profileCheck.prepare(store)
     var chainVerified = X509_verify_cert(store) == 1
     var verified = chainVerified
-    let hostFlags = X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT) | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+    let hostFlags =
+        X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
+        | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
     if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
         X509_STORE_CTX_set_error_depth(store, 0)
         X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
-        X509_STORE_CTX_set_error(store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+        X509_STORE_CTX_set_error(
+            store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
         verified = false
     }
     // The validation profile judges a chain OpenSSL verified; its refusal is a standard validation failure, so
@@ -128,8 +133,12 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
         verdict = context.judge(evidence, reused: false)
     } else {
         // A certificate that cannot be encoded cannot be judged: refuse rather than judge the others.
-        verdict = TrustVerdict(evidence: nil, refusal: .chainNotTrusted(ChainValidationFailure(
-            kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded", depth: 0)))
+        verdict = TrustVerdict(
+            evidence: nil,
+            refusal: .chainNotTrusted(
+                ChainValidationFailure(
+                    kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded",
+                    depth: 0)))
     }
     connection.transfer?.trustVerdict = verdict
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.

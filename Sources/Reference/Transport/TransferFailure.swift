@@ -69,9 +69,13 @@ struct TransferFailure {
     var transportFailure: TransportFailure {
         switch stop {
         case .bodyTooLarge(let limit):
-            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response body is larger than maximumResponseSize (\(limit) bytes)")
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message: "the response body is larger than maximumResponseSize (\(limit) bytes)")
         case .headTooLarge:
-            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
         case nil:
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)
                 ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)

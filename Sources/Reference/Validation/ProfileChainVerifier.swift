@@ -37,13 +37,16 @@ enum ProfileChainVerifier {
         check.prepare(store)
         guard X509_verify_cert(store) == 1 else { return .failure(ChainValidationFailure(openSSLStore: store)) }
         let flags = UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT) | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
-        let matches = HostName.isIPAddress(host)
+        let matches =
+            HostName.isIPAddress(host)
             ? X509_check_ip_asc(served[0], host, flags) == 1
             : X509_check_host(served[0], host, host.utf8.count, flags, nil) == 1
         // As in the handshake, a profile refusal outranks a host-name mismatch.
         if let refusal = check.check(store: store, host: host) { return .failure(refusal) }
         guard matches else {
-            return .failure(ChainValidationFailure(kind: .hostnameMismatch, code: Int(X509_V_ERR_HOSTNAME_MISMATCH), reason: "hostname mismatch", depth: 0))
+            return .failure(
+                ChainValidationFailure(
+                    kind: .hostnameMismatch, code: Int(X509_V_ERR_HOSTNAME_MISMATCH), reason: "hostname mismatch", depth: 0))
         }
         return .success(())
     }

@@ -41,27 +41,35 @@ struct ServerCertificateProfileCheck: Sendable {
             return refusal(.other, rule: nil, depth: 0, "no complete verified chain to apply the validation profile to")
         }
         if profile.applies(.maximumChainDepth), let maximumChainDepth, certificates.count - 1 > maximumChainDepth {
-            return refusal(.chainTooDeep, rule: .maximumChainDepth, depth: maximumChainDepth + 1,
-                           "the chain is \(certificates.count - 1) deep, more than the maximum \(maximumChainDepth)")
+            return refusal(
+                .chainTooDeep, rule: .maximumChainDepth, depth: maximumChainDepth + 1,
+                "the chain is \(certificates.count - 1) deep, more than the maximum \(maximumChainDepth)")
         }
         if profile.applies(.serialNumber) {
             for certificate in certificates {
-                if let problem = certificate.serialNumberProblem { return refusal(.invalidSerialNumber, rule: .serialNumber, depth: certificate.depth, problem) }
+                if let problem = certificate.serialNumberProblem {
+                    return refusal(.invalidSerialNumber, rule: .serialNumber, depth: certificate.depth, problem)
+                }
             }
         }
         if profile.applies(.keyStrength) {
             for certificate in certificates {
-                if let problem = certificate.keyProblem { return refusal(.forbiddenKey, rule: .keyStrength, depth: certificate.depth, problem) }
+                if let problem = certificate.keyProblem {
+                    return refusal(.forbiddenKey, rule: .keyStrength, depth: certificate.depth, problem)
+                }
             }
         }
         if profile.applies(.caAsLeaf), leaf.isCA {
-            return refusal(.caUsedAsLeaf, rule: .caAsLeaf, depth: 0, "the server's certificate is a CA certificate (basicConstraints cA=TRUE)")
+            return refusal(
+                .caUsedAsLeaf, rule: .caAsLeaf, depth: 0, "the server's certificate is a CA certificate (basicConstraints cA=TRUE)")
         }
         if profile.applies(.extendedKeyUsage), let failure = extendedKeyUsageRefusal(certificates) { return failure }
         if profile.applies(.constraintExtensions), let failure = constraintRefusal(certificates) { return failure }
         if profile.applies(.dnsNameSyntax) {
             for name in leaf.subjectAltDNSNames where !(name.map(DNSNameSyntax.isValidSubjectAltName) ?? false) {
-                return refusal(.malformedName, rule: .dnsNameSyntax, depth: 0, "malformed DNS name \(name.map { "'\($0)'" } ?? "(not printable ASCII)") in subjectAltName")
+                return refusal(
+                    .malformedName, rule: .dnsNameSyntax, depth: 0,
+                    "malformed DNS name \(name.map { "'\($0)'" } ?? "(not printable ASCII)") in subjectAltName")
             }
         }
         if profile.applies(.nameConstraintsOnHost) {
@@ -69,11 +77,13 @@ struct ServerCertificateProfileCheck: Sendable {
                 switch NameConstraintSubtrees.of(certificate.x509) {
                 case nil: continue
                 case .failure?:
-                    return refusal(.invalidConstraints, rule: .nameConstraintsOnHost, depth: certificate.depth, "nameConstraints cannot be decoded")
+                    return refusal(
+                        .invalidConstraints, rule: .nameConstraintsOnHost, depth: certificate.depth, "nameConstraints cannot be decoded")
                 case .success(let subtrees)?:
                     if !subtrees.permits(host: host) {
-                        return refusal(.nameConstraintViolation, rule: .nameConstraintsOnHost, depth: 0,
-                                       "the requested host \(host) is outside the name constraints of the CA at depth \(certificate.depth)")
+                        return refusal(
+                            .nameConstraintViolation, rule: .nameConstraintsOnHost, depth: 0,
+                            "the requested host \(host) is outside the name constraints of the CA at depth \(certificate.depth)")
                     }
                 }
             }
@@ -82,9 +92,15 @@ struct ServerCertificateProfileCheck: Sendable {
             for case let name? in leaf.subjectAltDNSNames where name.hasPrefix("*.") {
                 let base = String(name.dropFirst(2)).lowercased()
                 guard let isPublic = PublicSuffixList.isPublicSuffix(base) else {
-                    return refusal(.publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0, "no public suffix list to check the wildcard '\(name)' against")
+                    return refusal(
+                        .publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0,
+                        "no public suffix list to check the wildcard '\(name)' against")
                 }
-                if isPublic { return refusal(.publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0, "the wildcard '\(name)' covers the public suffix \(base)") }
+                if isPublic {
+                    return refusal(
+                        .publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0,
+                        "the wildcard '\(name)' covers the public suffix \(base)")
+                }
             }
         }
         return nil
@@ -101,7 +117,8 @@ struct ServerCertificateProfileCheck: Sendable {
             return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate allows anyExtendedKeyUsage")
         }
         if leaf.extendedKeyUsage & UInt32(XKU_SSL_SERVER) == 0 {
-            return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate's extendedKeyUsage lacks serverAuth")
+            return refusal(
+                .extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate's extendedKeyUsage lacks serverAuth")
         }
         if certificates.count > 1, let root = certificates.last, root.hasExtendedKeyUsage {
             return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: root.depth, "the root has an extendedKeyUsage")
@@ -117,7 +134,9 @@ struct ServerCertificateProfileCheck: Sendable {
             let policyConstraints = certificate.criticality(of: NID_policy_constraints)
             let depth = certificate.depth
             if !certificate.isCA, !(nameConstraints.isEmpty && policyConstraints.isEmpty) {
-                return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "name or policy constraints in a certificate that is not a CA")
+                return refusal(
+                    .invalidConstraints, rule: .constraintExtensions, depth: depth,
+                    "name or policy constraints in a certificate that is not a CA")
             }
             if nameConstraints.contains(false) {
                 return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints is not critical")
@@ -132,17 +151,21 @@ struct ServerCertificateProfileCheck: Sendable {
                 return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints cannot be decoded")
             case .success(let subtrees)?:
                 if subtrees.permitted.isEmpty, subtrees.excluded.isEmpty {
-                    return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints has neither permitted nor excluded subtrees")
+                    return refusal(
+                        .invalidConstraints, rule: .constraintExtensions, depth: depth,
+                        "nameConstraints has neither permitted nor excluded subtrees")
                 }
                 if !subtrees.isWellFormed {
-                    return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints has a malformed subtree")
+                    return refusal(
+                        .invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints has a malformed subtree")
                 }
             }
         }
         return nil
     }
 
-    private func refusal(_ kind: ChainValidationFailure.Kind, rule: ValidationRule?, depth: Int, _ reason: String) -> ChainValidationFailure {
+    private func refusal(_ kind: ChainValidationFailure.Kind, rule: ValidationRule?, depth: Int, _ reason: String) -> ChainValidationFailure
+    {
         ChainValidationFailure(kind: kind, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: reason, depth: depth, rule: rule)
     }
 }

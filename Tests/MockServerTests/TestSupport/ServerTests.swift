@@ -12,8 +12,9 @@ extension ServerTests {
 
     func makeTLSServer(sni: Bool = false, sessionResumption: Bool = false) throws -> MockServer {
         let files = TestCertificates.shared
-        var tls = MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
-                                 sessionResumption: sessionResumption)
+        var tls = MockServer.TLS(
+            identity: .init(chainFile: files.servedChain, keyFile: files.leafKey),
+            sessionResumption: sessionResumption)
         if sni { tls.sniIdentities = ["b.example.test": .init(chainFile: files.otherLeafOnly, keyFile: files.otherLeafKey)] }
         return try makeServer(tls: tls)
     }

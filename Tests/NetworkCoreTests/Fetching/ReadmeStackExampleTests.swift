@@ -35,7 +35,8 @@ struct ReadmeStackExampleTests {
         let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: url))) })
         let done = Completions()
         _ = stack!.fetch(resource: resource, completion: done.record)
-        transport.complete(with: .response(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!, body: Data("hi".utf8)))
+        transport.complete(
+            with: .response(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!, body: Data("hi".utf8)))
         #expect(done.count == 1)
         let pending = Completions()
         _ = stack!.fetch(resource: resource, completion: pending.record)

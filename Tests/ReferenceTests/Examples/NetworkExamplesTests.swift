@@ -57,7 +57,8 @@ final class NetworkExamplesTests {
 
     @Test("fetchAndDecode decodes the model")
     func decodingAModel() throws {
-        server.enqueue(MockResponse(status: 200, body: Data(#"{"name":"Alicerce","full_name":"Mindera/Alicerce","stargazers_count":42}"#.utf8)))
+        server.enqueue(
+            MockResponse(status: 200, body: Data(#"{"name":"Alicerce","full_name":"Mindera/Alicerce","stargazers_count":42}"#.utf8)))
         let recorder = Recorder<Result<String, FetchAndDecodeError>>()
         network.fetchAndDecode(
             resource: .github(endpoint: .repo(owner: "Mindera", name: "Alicerce")),

@@ -16,8 +16,8 @@ extension PinningTests {
                 domainName: "github.com",
                 includeSubdomains: true,
                 expirationDate: gitHubRootExpirationDate,
-                pinnedHashes: ["WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18="], // DigiCertHighAssuranceEVRootCA
-                enforceBackupPin: false // we should ideally have a backup pin that's not in the chain to avoid bricking clients
+                pinnedHashes: ["WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18="],  // DigiCertHighAssuranceEVRootCA
+                enforceBackupPin: false  // we should ideally have a backup pin that's not in the chain to avoid bricking clients
             )
 
             let configuration = try ServerTrustEvaluator.Configuration(
@@ -41,8 +41,12 @@ extension PinningTests {
         func evaluateErrors() throws {
             let leaf = Catalogue.leaf("valid-ec256")
             let evaluator = try evaluator([policy("example.test", expires: Date(timeIntervalSince1970: 1_000_000_000), pins: [leaf])])
-            #expect(throws: ServerTrustEvaluator.Error.domainNotPinned) { try evaluator.evaluate(challenge(host: "other.test", chain: [leaf])) }
-            #expect(throws: ServerTrustEvaluator.Error.domainPolicyExpired) { try evaluator.evaluate(challenge(host: "example.test", chain: [leaf])) }
+            #expect(throws: ServerTrustEvaluator.Error.domainNotPinned) {
+                try evaluator.evaluate(challenge(host: "other.test", chain: [leaf]))
+            }
+            #expect(throws: ServerTrustEvaluator.Error.domainPolicyExpired) {
+                try evaluator.evaluate(challenge(host: "example.test", chain: [leaf]))
+            }
             let live = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [policy("example.test", pins: [leaf])]))
             try live.evaluate(challenge(host: "example.test", chain: [Catalogue.unrelated, leaf]))
             #expect(throws: ServerTrustEvaluator.Error.pinVerificationFailed(.pinnedHashNotFound)) {

@@ -16,7 +16,8 @@ private struct ProfileHarness {
     init(_ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil, host: String? = nil) throws {
         let scenario = ProfileScenario.named(name)
         let host = host ?? scenario.host!
-        server = try MockServer(tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key"))))
+        server = try MockServer(
+            tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key"))))
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
         configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")]
@@ -53,8 +54,9 @@ struct ValidationProfileHandshakeTests {
         ("profile-empty-issuer-name", .strictProfile),
     ]
 
-    @Test("strict refuses with serverCertificateUntrusted and the typed reason, and the server receives no request byte",
-          arguments: refused.map(\.0))
+    @Test(
+        "strict refuses with serverCertificateUntrusted and the typed reason, and the server receives no request byte",
+        arguments: refused.map(\.0))
     func strictRefusesBeforeAnyRequestByte(name: String) throws {
         let kind = Self.refused.first { $0.0 == name }!.1
         let harness = try ProfileHarness(name, profile: .strict)
@@ -72,8 +74,9 @@ struct ValidationProfileHandshakeTests {
     /// chain with a P-192 CA key (the client's own security level would refuse it too, before the profile).
     static let servable = ProfileScenario.all.filter { $0.kind == "profile" && $0.name != "profile-key-p192" }.map(\.name)
 
-    @Test("over a real handshake, every servable profile scenario gets the manifest's verdict and depth under each profile",
-          arguments: servable)
+    @Test(
+        "over a real handshake, every servable profile scenario gets the manifest's verdict and depth under each profile",
+        arguments: servable)
     func handshakeVerdictsMatchManifest(name: String) throws {
         for profile in [ValidationProfile.strict, .compatible] {
             let verdict = ProfileScenario.named(name).verdict(profile)
@@ -92,8 +95,9 @@ struct ValidationProfileHandshakeTests {
         }
     }
 
-    @Test("compatible accepts what only the strict profile refuses",
-          arguments: refused.map(\.0).filter { $0 != "profile-empty-issuer-name" })
+    @Test(
+        "compatible accepts what only the strict profile refuses",
+        arguments: refused.map(\.0).filter { $0 != "profile-empty-issuer-name" })
     func compatibleAccepts(name: String) throws {
         let harness = try ProfileHarness(name, profile: .compatible)
         harness.server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))

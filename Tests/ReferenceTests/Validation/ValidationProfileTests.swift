@@ -145,8 +145,9 @@ struct ValidationProfileTests {
 
     // MARK: Both profiles
 
-    @Test("both profiles refuse a leaf whose extendedKeyUsage lacks serverAuth, anyExtendedKeyUsage alone included",
-          arguments: ["profile-eku-any-only", "profile-eku-code-signing", "client-auth-only-eku"])
+    @Test(
+        "both profiles refuse a leaf whose extendedKeyUsage lacks serverAuth, anyExtendedKeyUsage alone included",
+        arguments: ["profile-eku-any-only", "profile-eku-code-signing", "client-auth-only-eku"])
     func leafWithoutServerAuthRefused(name: String) throws {
         let scenario = ProfileScenario.named(name)
         for profile in [ValidationProfile.strict, .compatible] {
@@ -203,8 +204,9 @@ struct ValidationProfileTests {
 
     // MARK: The whole catalogue
 
-    @Test("every profile scenario gets the manifest's verdict and depth under each profile",
-          arguments: ProfileScenario.all.filter { $0.kind == "profile" }.map(\.name))
+    @Test(
+        "every profile scenario gets the manifest's verdict and depth under each profile",
+        arguments: ProfileScenario.all.filter { $0.kind == "profile" }.map(\.name))
     func manifestVerdicts(name: String) throws {
         let scenario = ProfileScenario.named(name)
         for profile in [ValidationProfile.strict, .compatible] {
@@ -219,8 +221,9 @@ struct ValidationProfileTests {
         }
     }
 
-    @Test("strict accepts every standard scenario standard validation accepts",
-          arguments: ProfileScenario.all.filter { $0.kind == "chain" && $0.expected == "valid" }.map(\.name))
+    @Test(
+        "strict accepts every standard scenario standard validation accepts",
+        arguments: ProfileScenario.all.filter { $0.kind == "chain" && $0.expected == "valid" }.map(\.name))
     func strictAcceptsValidStandardScenarios(name: String) throws {
         let result = try ProfileScenario.named(name).verify(.strict)
         #expect((try? result.get()) != nil, "\(result)")

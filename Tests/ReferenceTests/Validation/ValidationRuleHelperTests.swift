@@ -4,19 +4,23 @@ import Testing
 @Suite("The validation profile's name rules")
 struct ValidationRuleHelperTests {
 
-    @Test("subjectAltName DNS names: host names and whole-label wildcards only", arguments: [
-        ("localhost", true), ("api.example.test", true), ("xn--bcher-kva.example", true), ("*.example.test", true),
-        ("bad_name.example.test", false), (".example.test", false), ("example..test", false), ("example.test.", false),
-        ("-a.example.test", false), ("a-.example.test", false), ("f*o.example.test", false), ("*.test", false),
-        ("api.*.example.test", false), (String(repeating: "a", count: 64) + ".test", false), ("", false),
-    ])
+    @Test(
+        "subjectAltName DNS names: host names and whole-label wildcards only",
+        arguments: [
+            ("localhost", true), ("api.example.test", true), ("xn--bcher-kva.example", true), ("*.example.test", true),
+            ("bad_name.example.test", false), (".example.test", false), ("example..test", false), ("example.test.", false),
+            ("-a.example.test", false), ("a-.example.test", false), ("f*o.example.test", false), ("*.test", false),
+            ("api.*.example.test", false), (String(repeating: "a", count: 64) + ".test", false), ("", false),
+        ])
     func subjectAltNameSyntax(name: String, valid: Bool) {
         #expect(DNSNameSyntax.isValidSubjectAltName(name) == valid)
     }
 
-    @Test("name constraint DNS bases may have one leading period", arguments: [
-        ("example.com", true), (".example.com", true), ("..example.com", false), ("bad..name", false), ("bad_name.com", false),
-    ])
+    @Test(
+        "name constraint DNS bases may have one leading period",
+        arguments: [
+            ("example.com", true), (".example.com", true), ("..example.com", false), ("bad..name", false), ("bad_name.com", false),
+        ])
     func constraintSyntax(base: String, valid: Bool) {
         #expect(DNSNameSyntax.isValidConstraint(base) == valid)
     }
@@ -45,9 +49,11 @@ struct ValidationRuleHelperTests {
         #expect(!NameConstraintSubtrees(permitted: [.ip(address: [10, 0, 0, 0], mask: [255, 0, 255, 0])], excluded: []).isWellFormed)
     }
 
-    @Test("public suffixes come from the ICANN section of the list, unknown top-level labels included", arguments: [
-        ("co.uk", true), ("com", true), ("test", true), ("example.co.uk", false), ("example.test", false), ("github.io", false),
-    ])
+    @Test(
+        "public suffixes come from the ICANN section of the list, unknown top-level labels included",
+        arguments: [
+            ("co.uk", true), ("com", true), ("test", true), ("example.co.uk", false), ("example.test", false), ("github.io", false),
+        ])
     func publicSuffixes(name: String, isPublic: Bool) {
         #expect(PublicSuffixList.isPublicSuffix(name) == isPublic)
     }

@@ -25,6 +25,8 @@ public struct ReferenceSubject: ConformanceSubject {
             guard parts.count == 3, let port = Int(parts[1]) else { return nil }
             return .init(host: parts[0], port: port, address: parts[2])
         }
+        if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
+        if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

@@ -12,4 +12,10 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     case verificationTime = "verification-time"
     /// Host names other than `localhost` can be pointed at the loopback server (libcurl's `CURLOPT_RESOLVE`).
     case resolveOverrides = "resolve-overrides"
+    /// The stack can be given the largest response body it accepts, after `Content-Encoding` is decoded
+    /// (``StackEnvironment/maximumResponseSize``; HTTP-15).
+    case maximumResponseSize = "maximum-response-size"
+    /// The stack can be given a limit on the whole of one attempt, however steadily bytes arrive
+    /// (``StackEnvironment/resourceTimeout``; ERR-18).
+    case resourceTimeout = "resource-timeout"
 }

@@ -18,6 +18,8 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         case cancelled
         /// `fetchAndDecode` failed in the decode step (`FetchAndDecodeError.decode`).
         case decodeFailure
+        /// Building the case's trust handler threw: a configuration error, before any stack or fetch.
+        case configurationError
     }
 
     /// The shape of the result.
@@ -44,6 +46,8 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Why the server was not trusted: `chain:<kind>` (standard validation) or `handler:<reason>`; only
     /// compared when the expectation states it.
     public var trustFailure: String?
+    /// For `configurationError`: the error's type and case (`PinningPolicyValidationError.invalidPins`).
+    public var configurationError: String?
     /// The error type of `noRequest` or `retry(.custom)`, for humans.
     public var detail: String?
 
@@ -51,7 +55,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
     public init(
         kind: Kind, status: Int? = nil, body: String? = nil, urlErrorCode: Int? = nil, apiError: String? = nil,
         retryError: String? = nil, attempts: Int? = nil, totalDelay: Double? = nil, lastErrorKind: Kind? = nil,
-        trustFailure: String? = nil, detail: String? = nil
+        trustFailure: String? = nil, configurationError: String? = nil, detail: String? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -63,6 +67,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         self.totalDelay = totalDelay
         self.lastErrorKind = lastErrorKind
         self.trustFailure = trustFailure
+        self.configurationError = configurationError
         self.detail = detail
     }
 
@@ -87,6 +92,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         }
         compare("lastErrorKind", lastErrorKind?.rawValue, actual.lastErrorKind?.rawValue)
         compare("trustFailure", trustFailure, actual.trustFailure)
+        compare("configurationError", configurationError, actual.configurationError)
         return lines
     }
 
@@ -103,6 +109,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         if let totalDelay { parts.append("totalDelay \(totalDelay)") }
         if let lastErrorKind { parts.append("last \(lastErrorKind.rawValue)") }
         if let trustFailure { parts.append("trust \(trustFailure)") }
+        if let configurationError { parts.append("error \(configurationError)") }
         if let body { parts.append("body \(body.debugDescription)") }
         return parts.joined(separator: ", ")
     }

@@ -155,14 +155,24 @@ struct CaseExecution<Subject: ConformanceSubject> {
         stack.map(subject.tearDown)
         stack = nil
 
+        // The journal is read once every connection has ended (the stack is gone, so its side has closed), not
+        // while a close is still under way: who closed and how are then settled, and two runs of the same
+        // subject report the same journal. A connection still open at the deadline is reported open.
+        let settled = ContinuousClock.now + .seconds(1)
+        for record in server.journal where record.closedBy == nil {
+            let remaining = settled - .now
+            guard remaining > .zero else { break }
+            _ = try? server.waitForClose(ofConnection: record.index, timeout: remaining)
+        }
+
         var observation = Observation()
-        observation.outcome = context.outcomes.last
+        observation.outcome = context.outcomes.last.map { $0.withStableDetail(port: port) }
         observation.completions = context.outcomes.count + context.extraCompletions
         observation.mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
         observation.hookLog = context.hooks
         observation.priorityCalls = context.priorityCalls
         observation.challenges = context.challenges
-        observation.otherOutcomes = context.otherOutcomes
+        observation.otherOutcomes = context.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
         if case .concurrent(let paths) = testCase.action, let first = paths.first { observation.outcomePath = first }
         observation.requestArrivals = dispatch?.arrivals ?? []
         while let request = try? server.takeRequest(timeout: .zero) { taken.append(request) }

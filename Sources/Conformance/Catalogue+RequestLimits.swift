@@ -71,11 +71,11 @@ extension Catalogue {
         return cases
     }
 
-    /// `Fixtures/bodies/zeros-100MiB-plus-1.gz`, beside the certificate catalogue; `nil` when it is missing
-    /// (its cases are then left out, and the fixture tests say why).
-    static var gzipBomb: Data? {
+    /// `Fixtures/bodies/zeros-100MiB-plus-1.gz`, beside the certificate catalogue, read once (the catalogue is
+    /// built again on every use); `nil` when it is missing, and its cases are then left out.
+    static let gzipBomb: Data? = {
         guard let certificates = try? FixtureCatalogue.locate() else { return nil }
         let file = URL(fileURLWithPath: certificates.path("../bodies/zeros-100MiB-plus-1.gz")).standardizedFileURL
         return try? Data(contentsOf: file)
-    }
+    }()
 }

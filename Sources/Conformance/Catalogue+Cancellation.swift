@@ -35,18 +35,18 @@ extension Catalogue {
             ConformanceCase(
                 id: "cancel.retry-waiting.retry-after", title: "cancelling once a delayed retry is known to wait completes with cancelled, and the retry never comes",
                 rules: ["CANCEL-4", "CANCEL-1"],
-                explanation: "A 503 answered retryAfter(0.5). After the failed hook, a second fetch on the same stack runs to completion, which proves the stack left the hook and began the wait; then the first fetch is cancelled: .cancelled exactly once, and until the delay has passed no retry reaches the server (the probe is the only other request).",
-                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a", actions: [.retryAfter(0.5)])),
-                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 0.5),
+                explanation: "A 503 answered retryAfter(1). After the failed hook, a second fetch on the same stack runs to completion, which proves the stack left the hook and began the wait; then the first fetch is cancelled: .cancelled exactly once, and until the delay has passed no retry reaches the server (the probe is the only other request). The delay leaves the probe a second to complete on a loaded machine.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a", actions: [.retryAfter(1)])),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
                     .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
                 ])),
             ConformanceCase(
                 id: "cancel.retry-waiting.backoff", title: "cancelling while a backoff's delay waits completes with cancelled, and the retry never comes",
                 rules: ["CANCEL-4", "CANCEL-1"],
-                explanation: "As cancel.retry-waiting.retry-after, with the delay from constant(0.5, maxRetries(3)) behind a recording interceptor.",
-                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a"), .policy(.constant(delay: 0.5, until: .maxRetries(3)))),
-                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 0.5),
+                explanation: "As cancel.retry-waiting.retry-after, with the delay from constant(1, maxRetries(3)) behind a recording interceptor.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a"), .policy(.constant(delay: 1, until: .maxRetries(3)))),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
                     .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
                 ])),

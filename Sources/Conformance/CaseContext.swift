@@ -4,7 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// The shared state of one running case: what its interceptors, handler and completion record, and the
 /// signals the runner waits on.
@@ -23,7 +22,7 @@ final class CaseContext: Sendable {
         var reconfigure: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let completionSignal = DispatchSemaphore(value: 0)
     private let failureSignal = DispatchSemaphore(value: 0)
     /// The case's server URL for a path (the request makers need it).

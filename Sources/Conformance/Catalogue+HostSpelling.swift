@@ -5,7 +5,7 @@ import NetworkCore
 extension Catalogue {
 
     /// The host as the URL spells it (capitals, one trailing dot) against the canonical form a certificate,
-    /// an SNI name and a pinning policy use (TRUST-8, PIN-7): the lookup, the SNI and the host-name check
+    /// an SNI name and a pinning policy use (TRUST-9, PIN-7): the lookup, the SNI and the host-name check
     /// must all agree with the lower-case, dot-less name.
     static var hostSpelling: [ConformanceCase] {
         let spellings = [("capitals", "API.Example.TEST"), ("trailing-dot", "api.example.test.")]
@@ -13,7 +13,7 @@ extension Catalogue {
         for (name, host) in spellings {
             cases.append(ConformanceCase(
                 id: "trust.host-spelling.\(name).wildcard-accepted", title: "a request to \(host) matches the certificate for *.example.test and sends SNI api.example.test",
-                rules: ["TRUST-8", "TRUST-1"],
+                rules: ["TRUST-9", "TRUST-1"],
                 explanation: "wildcard (SAN *.example.test) reached as \(host), no handler: the host-name check compares the canonical name, so the chain is trusted; the SNI name is the host without a trailing dot.",
                 requires: [.resolveOverrides], server: .tls("wildcard", host: host, ok("spelled")),
                 expected: Expectation(success("spelled"), journal: .requests(1), checks: [.requestSNI(index: 0, name: "api.example.test")])))
@@ -21,28 +21,28 @@ extension Catalogue {
         for (name, host) in [("capitals", "A.EXAMPLE.Test"), ("trailing-dot", "b.example.test.")] {
             cases.append(ConformanceCase(
                 id: "trust.host-spelling.\(name).exact-san-accepted", title: "a request to \(host) matches an exact DNS name of the certificate",
-                rules: ["TRUST-8", "TRUST-1"],
+                rules: ["TRUST-9", "TRUST-1"],
                 explanation: "multi-host (SAN a.example.test, b.example.test, localhost) reached as \(host): an exact SAN, not a wildcard, still matches the canonical name.",
                 requires: [.resolveOverrides], server: .tls("multi-host", host: host, ok("spelled")),
                 expected: Expectation(success("spelled"), journal: .requests(1), checks: [.requestSNI(index: 0, name: host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")))])))
         }
         cases.append(ConformanceCase(
             id: "trust.host-spelling.capitals.wrong-host-refused", title: "capitals never make a certificate for another host match",
-            rules: ["TRUST-8", "TRUST-1", "TRUST-3"],
+            rules: ["TRUST-9", "TRUST-1", "TRUST-3"],
             explanation: "wrong-host (SAN wrong.example.test) reached as Other.Example.TEST: the canonical names differ, so the chain is refused before any request byte.",
             requires: [.resolveOverrides], server: .tls("wrong-host", host: "Other.Example.TEST", ok()),
             expected: Expectation(url(.serverCertificateUntrusted), journal: JournalExpectation(requests: 0, noApplicationBytes: true))))
         for (name, host) in spellings {
             cases.append(pinCase(
                 "pin.host-spelling.\(name).policy-applies", "a policy for api.example.test applies to a request to \(host)",
-                rules: ["TRUST-8", "PIN-7"],
+                rules: ["TRUST-9", "PIN-7"],
                 explanation: "wildcard reached as \(host); the only policy is for api.example.test and pins an unknown key, with allowNotPinnedDomains: the policy is found, so its pins refuse the server (a missed lookup would fall back to standard validation and pass).",
                 scenario: "wildcard", host: host,
                 handler: .evaluator("api.example.test unknown pins", allowNotPinnedDomains: true) { [try policy("api.example.test", [unknownPin, try $0.backupPin()])] },
                 .refused("noPinMatched")))
             cases.append(pinCase(
                 "pin.host-spelling.\(name).policy-accepts", "a policy for api.example.test pinning the chain accepts a request to \(host)",
-                rules: ["TRUST-8", "PIN-7"],
+                rules: ["TRUST-9", "PIN-7"],
                 explanation: "wildcard reached as \(host); the only policy is for api.example.test and pins the intermediate, without allowNotPinnedDomains: a missed lookup would refuse with noPolicyForHost.",
                 scenario: "wildcard", host: host,
                 handler: .evaluator("api.example.test intermediate") { [try policy("api.example.test", [try $0.pin("wildcard", "intermediate-1"), try $0.backupPin()])] },

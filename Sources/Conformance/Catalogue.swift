@@ -15,7 +15,7 @@ public enum Catalogue {
     /// Every case, in a stable order.
     public static var all: [ConformanceCase] {
         errors + body + headerInjection + responseSize + transport + hostile + redirects + retry + retryTiming + priority
-            + interceptors + authentication + cancellation + trust + hostSpelling + resumption + pinning + policyDepth
+            + interceptors + authentication + cancellation + trust + profile + hostSpelling + resumption + pinning + policyDepth
             + pinningConfiguration
     }
 

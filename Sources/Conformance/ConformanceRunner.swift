@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NetworkCore
 import Synchronization
 
 /// Runs conformance cases against a subject, in parallel, each on its own server, and reports as it goes.
@@ -88,7 +89,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         let started = Date()
         let clock = ContinuousClock.now
         let next = Atomic<Int>(0)
-        let results = Mutex<[Int: CaseResult]>([:])
+        let results = Locked<[Int: CaseResult]>([:])
         let group = DispatchGroup()
         let runner = self
         for worker in 0..<min(concurrency, max(1, cases.count)) {

@@ -1,6 +1,5 @@
 import Foundation
 import NetworkCore
-import Synchronization
 
 extension HandlerSpec {
 
@@ -24,10 +23,10 @@ extension HandlerSpec {
 
 /// Answers scripted dispositions in turn; the last one repeats.
 final class SequencedChallengeHandler: AuthenticationChallengeHandler {
-    private let remaining: Mutex<[HandlerSpec.ScriptedDisposition]>
+    private let remaining: Locked<[HandlerSpec.ScriptedDisposition]>
 
     init(_ dispositions: [HandlerSpec.ScriptedDisposition]) {
-        remaining = Mutex(dispositions.isEmpty ? [.performDefaultHandling] : dispositions)
+        remaining = Locked(dispositions.isEmpty ? [.performDefaultHandling] : dispositions)
     }
 
     /// Answers these from now on.

@@ -49,7 +49,7 @@ package struct HandlerSpec: Sendable, CustomStringConvertible {
     }
 }
 
-/// A test handler with a fixed answer: the catalogue's own, used until the pinning handlers exist.
+/// A test handler with a fixed answer, for cases about how a stack applies a disposition, whatever decides it.
 struct ScriptedChallengeHandler: AuthenticationChallengeHandler {
     let disposition: HandlerSpec.ScriptedDisposition
 

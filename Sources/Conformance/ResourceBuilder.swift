@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// Turns a case's ``ResourceSpec`` into a real `URLSessionResource` wired to the case's context.
 enum ResourceBuilder {
@@ -92,7 +91,7 @@ enum ResourceBuilder {
             }
             return .backoff(.exponential(baseDelay: base, scale: curve, until: truncation(until)))
         case .custom(let actions):
-            let queue = Mutex(actions)
+            let queue = Locked(actions)
             return .custom { _, _, _ in queue.withLock { $0.isEmpty ? .none : $0.removeFirst() } }
         case .retryStatuses(let statuses, let max):
             return .custom { _, state, metadata in

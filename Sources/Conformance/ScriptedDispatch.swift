@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import Synchronization
+import NetworkCore
 
 /// Answers a case's requests from its script in place of the server's queue, when the case needs more than
 /// the queue gives: the time each request arrived (for ``Check/requestGap(index:atLeast:atMost:)``) and
@@ -14,7 +14,7 @@ final class ScriptedDispatch: Sendable {
         var arrivals: [Double] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let routes: [String: MockResponse]
     private let repeating: MockResponse?
     private let started: ContinuousClock.Instant
@@ -27,7 +27,7 @@ final class ScriptedDispatch: Sendable {
     }
 
     init(script: ServerScript, started: ContinuousClock.Instant) {
-        state = Mutex(State(queue: script.responses))
+        state = Locked(State(queue: script.responses))
         routes = script.routes
         repeating = script.repeating
         self.started = started

@@ -27,6 +27,9 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     case verificationTime = "verification-time"
     /// Host names other than `localhost` can be pointed at the loopback server (libcurl's `CURLOPT_RESOLVE`).
     case resolveOverrides = "resolve-overrides"
+    /// The stack's default validation applies the strict validation profile (`docs/validation.md`): it refuses
+    /// chains OpenSSL's standard verification accepts but RFC 5280 or the Baseline Requirements forbid.
+    case strictValidationProfile = "strict-validation-profile"
     /// The stack can be given the largest response body it accepts, after `Content-Encoding` is decoded
     /// (``StackEnvironment/maximumResponseSize``; HTTP-15).
     case maximumResponseSize = "maximum-response-size"

@@ -29,6 +29,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .verificationTime: "URLSession checks certificates against the current time only",
             .exclusiveTrustRoots: "URLSession always trusts the whole system bundle",
             .resolveOverrides: "URLSession has no host-resolution override",
+            .strictValidationProfile: "URLSession on libcurl applies OpenSSL's standard verification only",
         ]
     }
 

@@ -57,7 +57,6 @@ public final class MockServer: Sendable {
     public static let defaultMaximumRequestBodySize = 16 * 1024 * 1024
 
     private let core: ServerCore
-    private let listenerFD: Int32
     private let finalReport = FinalReport()
 
     /// Starts a server.
@@ -91,7 +90,6 @@ public final class MockServer: Sendable {
         let context = try tls.map { try TLSContext($0) }
         let listener = try Socket.listen(address: bindAddress, port: port)
         self.port = listener.port
-        self.listenerFD = listener.fd
         self.bindAddress = bindAddress
         self.isTLS = tls != nil
         self.maximumRequestBodySize = max(0, maximumRequestBodySize)

@@ -152,14 +152,19 @@ struct MockServerHTTPTests: ServerTests {
         #expect(Date().timeIntervalSince(start) >= 0.3)
     }
 
-    @Test("throttled responses arrive intact")
+    @Test("throttled responses arrive intact, at the throttle's pace")
     func throttledResponsesArriveIntact() throws {
         let server = try makeServer()
-        server.enqueue(MockResponse(body: Data(String(repeating: "x", count: 100).utf8), throttle: .init(bytes: 40, per: .milliseconds(20))))
+        let body = Data(String(repeating: "x", count: 100).utf8)
+        server.enqueue(MockResponse(body: body, throttle: .init(bytes: 40, per: .milliseconds(20))))
 
+        let started = ContinuousClock.now
         let result = Curl.run(server.url("/"))
 
-        #expect(result.body.count == 100)
+        #expect(result.body == String(decoding: body, as: UTF8.self))
+        // Head and body (over 140 bytes) leave 40 bytes at a time, with a pause after each write but the
+        // last: at least three pauses. A lower bound only, so a slow machine cannot fail it.
+        #expect(ContinuousClock.now - started >= .milliseconds(60))
     }
 
     @Test("takeRequest throws a timeout when no request arrives")

@@ -53,4 +53,13 @@ unsigned long cshims_XN_FLAG_RFC2253(void);
 int cshims_ERR_GET_LIB(unsigned long code);
 int cshims_ERR_GET_REASON(unsigned long code);
 
+// MARK: OpenSSL stacks of general names and subtrees (validation profile checks)
+#include <openssl/x509v3.h>
+int cshims_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *stack);
+GENERAL_NAME *cshims_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index);
+void cshims_GENERAL_NAMES_free(STACK_OF(GENERAL_NAME) *names);
+int cshims_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *stack);
+GENERAL_SUBTREE *cshims_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *stack, int index);
+STACK_OF(X509) *cshims_sk_X509_new_null(void);
+int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
 #endif

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// Thin wrappers over the POSIX socket calls the server needs, so the rest reads as intent.

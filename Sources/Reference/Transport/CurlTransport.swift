@@ -17,7 +17,9 @@ final class CurlTransport: FetchTransport {
         self.configuration = configuration
         trust = TLSTrustContext(
             roots: configuration.trustRoots, handler: handler,
-            verificationTime: configuration.verificationTime, logger: configuration.logger)
+            verificationTime: configuration.verificationTime, logger: configuration.logger,
+            profileCheck: ServerCertificateProfileCheck(
+                profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth))
     }
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {

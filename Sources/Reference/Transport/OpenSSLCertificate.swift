@@ -19,14 +19,14 @@ enum OpenSSLCertificate {
         return summaries
     }
 
-    /// A summary of one certificate, or `nil` if it cannot be encoded.
+    /// A summary of one certificate, or `nil` if it cannot be encoded or hashed.
     static func summary(of certificate: OpaquePointer?) -> ServerCertificate? {
         guard let certificate, let der = encode(certificate, with: i2d_X509),
-            let spki = encode(X509_get_X509_PUBKEY(certificate), with: i2d_X509_PUBKEY)
+            let spki = encode(X509_get_X509_PUBKEY(certificate), with: i2d_X509_PUBKEY), let digest = sha256(spki)
         else { return nil }
         return ServerCertificate(
             der: der,
-            spkiSHA256: sha256(spki).base64EncodedString(),
+            spkiSHA256: digest.base64EncodedString(),
             subject: name(X509_get_subject_name(certificate)),
             issuer: name(X509_get_issuer_name(certificate)))
     }
@@ -44,15 +44,16 @@ enum OpenSSLCertificate {
         return written == length ? data : nil
     }
 
-    private static func sha256(_ data: Data) -> Data {
+    /// The SHA-256 digest, or `nil` if OpenSSL could not compute it (then no pin exists to compare).
+    private static func sha256(_ data: Data) -> Data? {
         var digest = Data(count: 32)
         var length: UInt32 = 0
-        data.withUnsafeBytes { input in
+        let status = data.withUnsafeBytes { input in
             digest.withUnsafeMutableBytes { output in
-                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
+                EVP_Digest(input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
             }
         }
-        return digest
+        return status == 1 && length == 32 ? digest : nil
     }
 
     private static func name(_ name: OpaquePointer?) -> String {

@@ -14,6 +14,7 @@ final class CaseContext: Sendable {
         var priorityCalls: [String] = []
         var challenges: [ServerTrustChallenge] = []
         var outcomes: [Outcome] = []
+        var otherOutcomes: [(path: String, outcome: Outcome)] = []
         var extraCompletions = 0
         var mostCompletionsOfOneFetch = 0
         var fetchCancelable: (any Cancelable)?
@@ -51,6 +52,13 @@ final class CaseContext: Sendable {
         completionSignal.signal()
     }
 
+    /// Records the outcome of a fetch besides the case's own (a probe, a concurrent fetch); it signals the
+    /// same completion the runner waits on, but is not the case's outcome.
+    func completeOther(_ outcome: Outcome, path: String) {
+        state.withLock { $0.otherOutcomes.append((path, outcome)) }
+        completionSignal.signal()
+    }
+
     /// Wraps a fetch's completion so that only its first call gets through; later calls are only counted.
     func once<Value: Sendable>(_ completion: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
         let guarded = CompletionGuard(deliver: completion) { [weak self] calls in
@@ -72,6 +80,7 @@ final class CaseContext: Sendable {
     var priorityCalls: [String] { state.withLock { $0.priorityCalls } }
     var challenges: [ServerTrustChallenge] { state.withLock { $0.challenges } }
     var outcomes: [Outcome] { state.withLock { $0.outcomes } }
+    var otherOutcomes: [(path: String, outcome: Outcome)] { state.withLock { $0.otherOutcomes } }
 
     // MARK: The fetch's cancelable and the pending request maker
 

@@ -42,6 +42,8 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var journal: [JournalEntry]
     /// The case's wall time, in milliseconds.
     public var durationMilliseconds: Double
+    /// Each run's verdict, in order, when the case was run more than once (`--repeat`); `nil` otherwise.
+    public var repeatVerdicts: [Verdict]?
 
     /// Creates a result (the runner does; tests and tools may build their own).
     public init(

@@ -33,6 +33,24 @@ extension Catalogue {
                 server: .plain(status(503)), resource: .intercepted(.recorder("a", actions: [.retryAfter(30)])), action: .cancel(.retryDelay),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
             ConformanceCase(
+                id: "cancel.retry-waiting.retry-after", title: "cancelling once a delayed retry is known to wait completes with cancelled, and the retry never comes",
+                rules: ["CANCEL-4", "CANCEL-1"],
+                explanation: "A 503 answered retryAfter(1). After the failed hook, a second fetch on the same stack runs to completion, which proves the stack left the hook and began the wait; then the first fetch is cancelled: .cancelled exactly once, and until the delay has passed no retry reaches the server (the probe is the only other request). The delay leaves the probe a second to complete on a loaded machine.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a", actions: [.retryAfter(1)])),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
+                expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
+                    .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
+                ])),
+            ConformanceCase(
+                id: "cancel.retry-waiting.backoff", title: "cancelling while a backoff's delay waits completes with cancelled, and the retry never comes",
+                rules: ["CANCEL-4", "CANCEL-1"],
+                explanation: "As cancel.retry-waiting.retry-after, with the delay from constant(1, maxRetries(3)) behind a recording interceptor.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a"), .policy(.constant(delay: 1, until: .maxRetries(3)))),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
+                expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
+                    .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
+                ])),
+            ConformanceCase(
                 id: "cancel.before-retry.retry", title: "cancelled before an immediate retry is scheduled: cancelled",
                 rules: ["CANCEL-5"], explanation: "The failed hook cancels the fetch, then answers retry: .cancelled, no second request.",
                 server: .plain(status(500), ok()), resource: .intercepted(.cancelFetchOnFailure(then: .retry)),

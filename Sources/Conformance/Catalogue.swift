@@ -14,7 +14,9 @@ public enum Catalogue {
 
     /// Every case, in a stable order.
     public static var all: [ConformanceCase] {
-        errors + body + transport + retry + priority + interceptors + authentication + cancellation + trust + profile + pinning
+        errors + body + headerInjection + responseSize + transport + hostile + redirects + retry + retryTiming + priority
+            + interceptors + authentication + cancellation + trust + profile + hostSpelling + resumption + pinning + policyDepth
+            + pinningConfiguration
     }
 
     /// The cases whose ID matches a glob (`*` any run of characters, `?` one character); several globs

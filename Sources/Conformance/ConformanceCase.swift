@@ -37,7 +37,8 @@ public struct ConformanceCase: Sendable, Identifiable {
         self.rules = rules
         self.level = level
         self.explanation = explanation
-        self.requires = server.tlsScenario == nil ? requires : requires.union([.customTrustRoots])
+        self.requires = (server.tlsScenario == nil ? requires : requires.union([.customTrustRoots])).union(stack.requiredFeatures)
+            .union(Self.derivedFeatures(server: server, stack: stack, action: action, expected: expected))
         self.server = server
         self.stack = stack
         self.resource = resource

@@ -13,9 +13,17 @@ package struct HandlerSpec: Sendable, CustomStringConvertible {
     /// Makes the handler; gets the fixture catalogue (pins, files) and may throw (an ERROR verdict).
     package let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
 
+    /// Whether the handler reads the challenge's verified chain or standard validation's verdict (pinning
+    /// handlers, a handler that trusts only valid chains): it then needs ``SubjectFeature/challengeCarriesChains``.
+    package let readsVerifiedChain: Bool
+
     /// Creates a spec from a factory.
-    package init(name: String, make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler) {
+    package init(
+        name: String, readsVerifiedChain: Bool = true,
+        make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+    ) {
         self.name = name
+        self.readsVerifiedChain = readsVerifiedChain
         self.make = make
     }
 
@@ -23,7 +31,9 @@ package struct HandlerSpec: Sendable, CustomStringConvertible {
 
     /// A handler that always answers `disposition`.
     package static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
-        HandlerSpec(name: "scripted(\(disposition.rawValue))") { _ in ScriptedChallengeHandler(disposition) }
+        HandlerSpec(name: "scripted(\(disposition.rawValue))", readsVerifiedChain: disposition == .refuseUnlessValid) { _ in
+            ScriptedChallengeHandler(disposition)
+        }
     }
 
     /// The answers of ``scripted(_:)``.

@@ -16,6 +16,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     public var closeKind: String?
     /// The fault that fired, if any.
     public var fault: String?
+    /// `true` when the client resumed a TLS session on this connection; absent otherwise, so that reports
+    /// of plain and unresumed connections stay as they were.
+    public var sessionReused: Bool?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -30,5 +33,6 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         closedBy = record.closedBy.map { $0 == .client ? "client" : "server" }
         closeKind = record.closeKind.map { $0 == .fin ? "fin" : "reset" }
         fault = record.fault.map { "\($0)" }
+        sessionReused = record.sessionReused ? true : nil
     }
 }

@@ -10,7 +10,10 @@ public enum MarkdownReport {
         md += "\(report.subject.summary)\n\n"
         md += "| | |\n|---|---|\n"
         md += "| suite | \(report.suite) \(report.suiteVersion) (schema \(report.schemaVersion)) |\n"
-        md += "| OpenSSL | \(report.environment.openSSL) |\n| libcurl | \(cell(report.environment.libcurl)) |\n"
+        for (library, version) in (report.subject.libraryVersions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            md += "| subject's \(cell(library)) | \(cell(version)) |\n"
+        }
+        md += "| harness OpenSSL | \(report.environment.openSSL) |\n| harness libcurl | \(cell(report.environment.libcurl)) |\n"
         md += "| cases | \(report.summary.description) |\n"
         md += "| wall time | \(String(format: "%.1f", report.durationSeconds)) s |\n\n"
         if !report.subject.unsupportedFeatures.isEmpty {
@@ -20,13 +23,13 @@ public enum MarkdownReport {
             }
             md += "\n"
         }
-        md += "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG |\n|---|---|---|---|---|---|---|\n"
+        md += "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG | FLAKY |\n|---|---|---|---|---|---|---|---|\n"
         var families: [String] = []
         for result in report.cases where !families.contains(family(result)) { families.append(family(result)) }
         for name in families {
             let results = report.cases.filter { family($0) == name }
             func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
-            md += "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) |\n"
+            md += "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) |\n"
         }
         let problems = report.cases.filter { $0.verdict != .pass && $0.verdict != .skip }
         if !problems.isEmpty {

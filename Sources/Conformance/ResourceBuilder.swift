@@ -18,7 +18,9 @@ enum ResourceBuilder {
         var request = URLRequest(url: url, timeoutInterval: spec.timeout)
         request.httpMethod = spec.method
         request.httpBody = spec.body
-        for (name, value) in spec.headers.sorted(by: { $0.key < $1.key }) { request.setValue(value, forHTTPHeaderField: name) }
+        // Assigned whole rather than with setValue, which on Linux silently drops a value holding CR, LF or NUL:
+        // the header-injection cases need the request to carry exactly what they wrote.
+        if !spec.headers.isEmpty { request.allHTTPHeaderFields = spec.headers }
         return request
     }
 

@@ -18,19 +18,35 @@ package struct ServerScript: Sendable {
     /// When set, answers every request in place of the queue (for limitless retries).
     package var repeating: MockResponse?
 
-    /// Whether the server lets clients resume TLS sessions.
+    /// Whether the server lets clients resume TLS sessions (session IDs and tickets).
     package var sessionResumption: Bool
+
+    /// The highest TLS version the server speaks; `nil`: TLS 1.3. TLS 1.2 resumes sessions by ID and by
+    /// ticket, TLS 1.3 by ticket (PSK) only.
+    package var tlsMaximumVersion: MockServer.TLS.Version?
+
+    /// Responses by request path, answered every time that path is asked for, before the queue.
+    package var routes: [String: MockResponse]
 
     /// Creates a script.
     package init(
         tlsScenario: String? = nil, host: String = "localhost", responses: [MockResponse] = [],
-        repeating: MockResponse? = nil, sessionResumption: Bool = false
+        repeating: MockResponse? = nil, sessionResumption: Bool = false, tlsMaximumVersion: MockServer.TLS.Version? = nil,
+        routes: [String: MockResponse] = [:]
     ) {
         self.tlsScenario = tlsScenario
         self.host = host
         self.responses = responses
         self.repeating = repeating
         self.sessionResumption = sessionResumption
+        self.tlsMaximumVersion = tlsMaximumVersion
+        self.routes = routes
+    }
+
+    /// The host as a client canonicalises it: lower case, without one trailing dot.
+    var canonicalHost: String {
+        let lower = host.lowercased()
+        return lower.hasSuffix(".") ? String(lower.dropLast()) : lower
     }
 
     /// A plain-HTTP server answering these responses in order.

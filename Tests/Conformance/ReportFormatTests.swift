@@ -45,7 +45,8 @@ struct ReportFormatTests {
     func jsonRoundTrips() async throws {
         let report = try await ReferenceRun.report.value
         let decoded = try JSONReport.decode(try JSONReport.encode(report))
-        #expect(decoded.cases == report.cases)
+        // Large bodies come back as their length and digest, everything else as it was.
+        #expect(decoded.cases == report.cases.map(\.withLargeBodiesDigested))
         #expect(decoded.summary == report.summary)
     }
 

@@ -88,7 +88,8 @@ struct StackReleaseTests {
 
     @Test("no stack of a case with a challenge handler outlives the run")
     func releasedAfterRun() async throws {
-        let cases = Catalogue.all.filter { $0.stack.handler != nil }
+        // A case whose handler must fail to build never asks for a stack.
+        let cases = Catalogue.all.filter { $0.stack.handler != nil && $0.expected.outcome.kind != .configurationError }
         let subject = TrackingSubject()
         let report = try await ConformanceRunner(subject: subject).run(cases)
         #expect(report.summary.mustFailures == 0)

@@ -38,7 +38,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
         var mismatches: [String] = []
         do {
             observation = try execute()
-            mismatches = (observation.mostCompletionsOfOneFetch > 1
+            mismatches =
+                (observation.mostCompletionsOfOneFetch > 1
                     ? ["a fetch completed \(observation.mostCompletionsOfOneFetch) times; every fetch completes exactly once (FETCH-1)"]
                     : [])
                 + testCase.expected.outcome.mismatches(against: observation.outcome!)
@@ -63,7 +64,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
         return CaseResult(
             id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level,
             verdict: verdict, reason: reason, mismatches: mismatches,
-            expected: .init(outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
+            expected: .init(
+                outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
             actual: observation.outcome, completions: observation.completions, journal: observation.journal,
             durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
@@ -85,11 +87,12 @@ struct CaseExecution<Subject: ConformanceSubject> {
         }
         let server: MockServer
         do {
-            server = try MockServer(tls: scenario.map {
-                MockServer.TLS(
-                    identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)),
-                    maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption)
-            })
+            server = try MockServer(
+                tls: scenario.map {
+                    MockServer.TLS(
+                        identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)),
+                        maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption)
+                })
         } catch {
             throw Stop.harness("MockServer did not start: \(error)")
         }
@@ -115,10 +118,11 @@ struct CaseExecution<Subject: ConformanceSubject> {
                 let made = try spec.make(fixtures)
                 context.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
                 handler = RecordingChallengeHandler(wrapped: made, context: context)
-            } catch where testCase.expected.outcome.kind == .configurationError {
+            } catch  where testCase.expected.outcome.kind == .configurationError {
                 // The case is about the configuration itself: its error is the outcome, and no stack is made.
                 var observation = Observation()
-                observation.outcome = Outcome(kind: .configurationError, configurationError: Self.configurationErrorName(error), detail: "\(error)")
+                observation.outcome = Outcome(
+                    kind: .configurationError, configurationError: Self.configurationErrorName(error), detail: "\(error)")
                 observation.journal = server.journal.map(JournalEntry.init)
                 return observation
             } catch {
@@ -147,7 +151,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         var taken: [RecordedRequest] = []
         do {
-            try perform(testCase.action, stack: &stack, resource: resource, context: context, server: server, deadline: deadline, taken: &taken)
+            try perform(
+                testCase.action, stack: &stack, resource: resource, context: context, server: server, deadline: deadline, taken: &taken)
         } catch {
             stack.map(subject.tearDown)
             throw error
@@ -185,7 +190,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
         _ action: CaseAction, stack: inout Subject.Stack?, resource: Network.URLSessionResource, context: CaseContext,
         server: MockServer, deadline: DispatchTime, taken: inout [RecordedRequest]
     ) throws {
-        let complete: @Sendable (Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> Void = { context.complete(Outcome($0)) }
+        let complete: @Sendable (Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> Void = {
+            context.complete(Outcome($0))
+        }
         func awaitCompletion(_ stage: String) throws {
             guard context.waitForCompletion(until: deadline) else { throw Stop.hang("no completion within \(Int(watchdog)) s (\(stage))") }
         }
@@ -218,7 +225,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
         case .fetchAndDecode:
             current.fetchAndDecode(resource: resource, decoding: ModelDecoding<DecodedName, Data, URLResponse>.json()) { result in
                 switch result {
-                case .success(let value): context.complete(Outcome(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: value.value.name))
+                case .success(let value):
+                    context.complete(
+                        Outcome(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: value.value.name))
                 case .failure(.decode(let error)): context.complete(Outcome(kind: .decodeFailure, detail: "\(error)"))
                 case .failure(.fetch(let error as Network.URLSessionError)): context.complete(Outcome(error))
                 case .failure(.fetch(let error)): context.complete(Outcome(kind: .noRequest, detail: "not a URLSessionError: \(error)"))
@@ -228,7 +237,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         case .fetchAsync:
             let task = Task(executorPreference: DispatchTaskExecutor()) { [current] in
-                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
+                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch {
+                    complete(.failure(error))
+                }
             }
             _ = task
             try awaitCompletion("async fetch")
@@ -257,7 +268,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
         case .cancelAsyncTask:
             let task = Task(executorPreference: DispatchTaskExecutor()) { [current] in
-                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch { complete(.failure(error)) }
+                do throws(Network.URLSessionError) { complete(.success(try await current.fetch(resource: resource))) } catch {
+                    complete(.failure(error))
+                }
             }
             try awaitRequest()
             task.cancel()

@@ -16,22 +16,38 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
         self.context = context
     }
 
-    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
         context.record(HookEvent(interceptor: name, hook: "make", taskIdentifier: nil, retryCount: -1, totalDelay: 0))
         return handler(result)
     }
 
     func interceptScheduledTask(withIdentifier taskIdentifier: Int, request: URLRequest, retryState: Retry.State) {
-        context.record(HookEvent(interceptor: name, hook: "scheduled", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount, totalDelay: retryState.totalDelay))
+        context.record(
+            HookEvent(
+                interceptor: name, hook: "scheduled", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
+                totalDelay: retryState.totalDelay))
     }
 
-    func interceptSuccessfulTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data, response: URLResponse, retryState: Retry.State) {
-        context.record(HookEvent(interceptor: name, hook: "success", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount, totalDelay: retryState.totalDelay))
+    func interceptSuccessfulTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data, response: URLResponse, retryState: Retry.State
+    ) {
+        context.record(
+            HookEvent(
+                interceptor: name, hook: "success", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
+                totalDelay: retryState.totalDelay))
     }
 
-    func interceptFailedTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError, retryState: Retry.State) -> Retry.Action {
+    func interceptFailedTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError,
+        retryState: Retry.State
+    ) -> Retry.Action {
         let action = actions.withLock { $0.isEmpty ? Retry.Action.none : $0.removeFirst() }
-        context.record(HookEvent(interceptor: name, hook: "failure", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount, totalDelay: retryState.totalDelay))
+        context.record(
+            HookEvent(
+                interceptor: name, hook: "failure", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
+                totalDelay: retryState.totalDelay))
         return action
     }
 }
@@ -41,18 +57,23 @@ struct HeaderInterceptor: URLSessionResourceInterceptor {
     let name: String
     let value: String
 
-    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
-        handler(result.map { request in
-            var request = request
-            request.setValue(value, forHTTPHeaderField: name)
-            return request
-        })
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
+        handler(
+            result.map { request in
+                var request = request
+                request.setValue(value, forHTTPHeaderField: name)
+                return request
+            })
     }
 }
 
 /// Fails the make-request hook.
 struct FailingInterceptor: URLSessionResourceInterceptor {
-    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
         handler(.failure(ConformanceRequestError.interceptorFailed))
     }
 }
@@ -61,7 +82,9 @@ struct FailingInterceptor: URLSessionResourceInterceptor {
 struct RecoveringInterceptor: URLSessionResourceInterceptor {
     let url: URL
 
-    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
         switch result {
         case .success: handler(result)
         case .failure: handler(.success(URLRequest(url: url, timeoutInterval: 5)))
@@ -74,7 +97,10 @@ struct CancellingInterceptor: URLSessionResourceInterceptor {
     let action: Retry.Action
     let context: CaseContext
 
-    func interceptFailedTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError, retryState: Retry.State) -> Retry.Action {
+    func interceptFailedTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError,
+        retryState: Retry.State
+    ) -> Retry.Action {
         context.fetchCancelable?.cancel()
         return action
     }
@@ -112,12 +138,16 @@ final class SpecAuthenticator: URLRequestAuthenticator, URLSessionResourceInterc
         }
     }
 
-    func evaluateFailedRequest(_ request: URLRequest, data: Data?, response: URLResponse?, error: Error, retryState: Retry.State) -> Retry.Action {
+    func evaluateFailedRequest(_ request: URLRequest, data: Data?, response: URLResponse?, error: Error, retryState: Retry.State)
+        -> Retry.Action
+    {
         guard (response as? HTTPURLResponse)?.statusCode == 401 else { return .none }
         switch spec {
         case .reauthenticating:
             // Refresh once; a second 401 with the new token is not an expired-token problem.
-            let first = refreshed.withLock { wasRefreshed -> Bool in defer { wasRefreshed = true }; return !wasRefreshed }
+            let first = refreshed.withLock { wasRefreshed -> Bool in
+                defer { wasRefreshed = true }; return !wasRefreshed
+            }
             return first ? .retry : .none
         case .refusingAfterUnauthorized:
             return .noRetry(.custom(ConformanceRequestError.authenticationRefused))

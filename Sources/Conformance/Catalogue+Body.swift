@@ -26,13 +26,16 @@ extension Catalogue {
                 rules: ["FETCH-7"], explanation: "205 Reset Content has no body: success with empty Data.",
                 server: .plain(status(205)), expected: Expectation(success("", status: 205))),
             ConformanceCase(
-                id: "body.head.empty-success", title: "a HEAD answered 200 succeeds with empty data", rules: ["FETCH-10", "HTTP-1"], level: .should,
+                id: "body.head.empty-success", title: "a HEAD answered 200 succeeds with empty data", rules: ["FETCH-10", "HTTP-1"],
+                level: .should,
                 explanation: "A HEAD response never has a body, so it is not unexpectedly empty.",
-                server: .plain(MockResponse(status: 200, headers: ["Content-Length": "42"])), resource: ResourceSpec().with { $0.method = "HEAD" },
+                server: .plain(MockResponse(status: 200, headers: ["Content-Length": "42"])),
+                resource: ResourceSpec().with { $0.method = "HEAD" },
                 expected: Expectation(success("", status: 200), checks: [.requestMethod(index: 0, method: "HEAD")])),
             ConformanceCase(
                 id: "body.chunked", title: "a chunked body is reassembled",
-                rules: ["FETCH-6", "HTTP-6"], explanation: "Transfer-Encoding: chunked in 3-byte chunks: the payload is the de-chunked body.",
+                rules: ["FETCH-6", "HTTP-6"],
+                explanation: "Transfer-Encoding: chunked in 3-byte chunks: the payload is the de-chunked body.",
                 server: .plain(MockResponse(status: 200, body: Data("chunked payload".utf8), chunked: [3])),
                 expected: Expectation(success("chunked payload"))),
             ConformanceCase(
@@ -42,8 +45,12 @@ extension Catalogue {
                 expected: Expectation(success(String(repeating: "0123456789abcdef", count: 65_536)))),
             ConformanceCase(
                 id: "body.slow", title: "a body sent slowly, within the timeout, succeeds",
-                rules: ["HTTP-6", "HTTP-7"], explanation: "The server writes 64 bytes every 10 ms: slow but steady progress is not a timeout.",
-                server: .plain(MockResponse(status: 200, body: Data(String(repeating: "s", count: 512).utf8), throttle: .init(bytes: 64, per: .milliseconds(10)))),
+                rules: ["HTTP-6", "HTTP-7"],
+                explanation: "The server writes 64 bytes every 10 ms: slow but steady progress is not a timeout.",
+                server: .plain(
+                    MockResponse(
+                        status: 200, body: Data(String(repeating: "s", count: 512).utf8), throttle: .init(bytes: 64, per: .milliseconds(10))
+                    )),
                 expected: Expectation(success(String(repeating: "s", count: 512)))),
             ConformanceCase(
                 id: "body.head-delay", title: "a response that starts late, within the timeout, succeeds",
@@ -53,8 +60,16 @@ extension Catalogue {
             ConformanceCase(
                 id: "body.request-body-sent", title: "a POST sends its body and method",
                 rules: ["HTTP-1", "HTTP-2", "HTTP-3"], explanation: "The request's method and body reach the server unchanged.",
-                server: .plain(ok()), resource: ResourceSpec().with { $0.method = "POST"; $0.body = Data(#"{"a":1}"#.utf8); $0.headers = ["Content-Type": "application/json"] },
-                expected: Expectation(success(), checks: [.requestMethod(index: 0, method: "POST"), .requestBody(index: 0, body: #"{"a":1}"#), .requestHeader(index: 0, name: "Content-Type", value: "application/json")])),
+                server: .plain(ok()),
+                resource: ResourceSpec().with {
+                    $0.method = "POST"; $0.body = Data(#"{"a":1}"#.utf8); $0.headers = ["Content-Type": "application/json"]
+                },
+                expected: Expectation(
+                    success(),
+                    checks: [
+                        .requestMethod(index: 0, method: "POST"), .requestBody(index: 0, body: #"{"a":1}"#),
+                        .requestHeader(index: 0, name: "Content-Type", value: "application/json"),
+                    ])),
             ConformanceCase(
                 id: "body.query-preserved", title: "the path and query reach the server unchanged",
                 rules: ["HTTP-4"], explanation: "The request-target is the URL's path and query.",
@@ -63,17 +78,25 @@ extension Catalogue {
             ConformanceCase(
                 id: "body.headers-sent", title: "request headers reach the server",
                 rules: ["HTTP-3"], explanation: "Headers set on the request are sent as set.",
-                server: .plain(ok()), resource: ResourceSpec().with { $0.headers = ["Accept": "application/vnd.test+json", "X-Trace": "abc123"] },
-                expected: Expectation(success(), checks: [.requestHeader(index: 0, name: "Accept", value: "application/vnd.test+json"), .requestHeader(index: 0, name: "X-Trace", value: "abc123")])),
+                server: .plain(ok()),
+                resource: ResourceSpec().with { $0.headers = ["Accept": "application/vnd.test+json", "X-Trace": "abc123"] },
+                expected: Expectation(
+                    success(),
+                    checks: [
+                        .requestHeader(index: 0, name: "Accept", value: "application/vnd.test+json"),
+                        .requestHeader(index: 0, name: "X-Trace", value: "abc123"),
+                    ])),
             ConformanceCase(
-                id: "body.redirect-followed", title: "a 302 with Location is followed, as URLSession does", rules: ["HTTP-9"], level: .should,
+                id: "body.redirect-followed", title: "a 302 with Location is followed, as URLSession does", rules: ["HTTP-9"],
+                level: .should,
                 explanation: "URLSession follows redirects by default; a stack standing in for it should too.",
                 server: .plain(MockResponse(status: 302, headers: ["Location": "/moved"]), ok("moved")),
                 expected: Expectation(success("moved"), journal: .requests(2), checks: [.requestPath(index: 1, path: "/moved")])),
             ConformanceCase(
                 id: "body.redirect-https-to-http-refused", title: "a redirect from HTTPS to plain HTTP is refused with unsupportedURL",
                 rules: ["HTTP-11"],
-                explanation: "An HTTPS 302 to http://127.0.0.1:1/landing: leaving TLS is refused, url(unsupportedURL). A stack that follows it meets a closed port (cannotConnectToHost) instead.",
+                explanation:
+                    "An HTTPS 302 to http://127.0.0.1:1/landing: leaving TLS is refused, url(unsupportedURL). A stack that follows it meets a closed port (cannotConnectToHost) instead.",
                 server: .tls("valid-ec256", MockResponse(status: 302, headers: ["Location": "http://127.0.0.1:1/landing"])),
                 expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
             ConformanceCase(
@@ -103,11 +126,15 @@ extension Catalogue {
                 server: .plain(status(500)), action: .fetchAndDecode, expected: Expectation(Outcome(kind: .http, status: 500))),
         ]
         for method in ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] {
-            cases.append(ConformanceCase(
-                id: "body.method.\(method.lowercased())", title: "a \(method) request is sent as \(method)",
-                rules: ["HTTP-1"], explanation: "The request method reaches the server unchanged.",
-                server: .plain(ok()), resource: ResourceSpec().with { $0.method = method; if method != "GET" { $0.body = Data("m".utf8) } },
-                expected: Expectation(success(), checks: [.requestMethod(index: 0, method: method)])))
+            cases.append(
+                ConformanceCase(
+                    id: "body.method.\(method.lowercased())", title: "a \(method) request is sent as \(method)",
+                    rules: ["HTTP-1"], explanation: "The request method reaches the server unchanged.",
+                    server: .plain(ok()),
+                    resource: ResourceSpec().with {
+                        $0.method = method; if method != "GET" { $0.body = Data("m".utf8) }
+                    },
+                    expected: Expectation(success(), checks: [.requestMethod(index: 0, method: method)])))
         }
         return cases
     }

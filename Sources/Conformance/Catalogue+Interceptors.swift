@@ -9,19 +9,26 @@ extension Catalogue {
         return [
             ConformanceCase(
                 id: "interceptor.order.success", title: "hooks run in array order: make, scheduled, success",
-                rules: ["INT-1", "INT-3"], explanation: "Two recorders on a 200: a.make, b.make, a.scheduled, b.scheduled, a.success, b.success.",
+                rules: ["INT-1", "INT-3"],
+                explanation: "Two recorders on a 200: a.make, b.make, a.scheduled, b.scheduled, a.success, b.success.",
                 server: .plain(ok()), resource: .intercepted(.recorder("a"), .recorder("b")),
-                expected: Expectation(success(), checks: [.hooks(["a.make", "b.make", "a.scheduled", "b.scheduled", "a.success", "b.success"])])),
+                expected: Expectation(
+                    success(), checks: [.hooks(["a.make", "b.make", "a.scheduled", "b.scheduled", "a.success", "b.success"])])),
             ConformanceCase(
                 id: "interceptor.order.failure", title: "hooks run in array order: make, scheduled, failure",
-                rules: ["INT-1", "INT-4"], explanation: "Two recorders on a 500: the failed hook runs for each, in order, and no success hook runs.",
+                rules: ["INT-1", "INT-4"],
+                explanation: "Two recorders on a 500: the failed hook runs for each, in order, and no success hook runs.",
                 server: .plain(status(500)), resource: .intercepted(.recorder("a"), .recorder("b")),
-                expected: Expectation(Outcome(kind: .http, status: 500), checks: [.hooks(["a.make", "b.make", "a.scheduled", "b.scheduled", "a.failure", "b.failure"])])),
+                expected: Expectation(
+                    Outcome(kind: .http, status: 500),
+                    checks: [.hooks(["a.make", "b.make", "a.scheduled", "b.scheduled", "a.failure", "b.failure"])])),
             ConformanceCase(
                 id: "interceptor.order.retry", title: "a retry re-runs request making and every hook",
-                rules: ["INT-6"], explanation: "A retried fetch is a full fetch: make, scheduled and failure, then make, scheduled and success again.",
+                rules: ["INT-6"],
+                explanation: "A retried fetch is a full fetch: make, scheduled and failure, then make, scheduled and success again.",
                 server: .plain(status(503), ok()), resource: .intercepted(.recorder("a"), .policy(.maxRetries(1))),
-                expected: Expectation(success(), checks: [.hooks(["a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled", "a.success"])])),
+                expected: Expectation(
+                    success(), checks: [.hooks(["a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled", "a.success"])])),
             ConformanceCase(
                 id: "interceptor.order.no-data", title: "noData reaches the failed hook",
                 rules: ["INT-4", "FETCH-8"], explanation: "An empty 200 fails as noData through the interceptors, like http and url.",
@@ -34,8 +41,12 @@ extension Catalogue {
                 expected: Expectation(Outcome(kind: .url), checks: [.hooks(["a.make", "a.scheduled", "a.failure"])])),
             ConformanceCase(
                 id: "interceptor.order.no-request", title: "noRequest runs no scheduled or failed hook",
-                rules: ["INT-5", "FETCH-4"], explanation: "A failing request maker: every make hook sees the failure, and nothing else runs.",
-                server: .plain(), resource: ResourceSpec().with { $0.requestMaking = .failing; $0.interceptors = [.recorder("a"), .recorder("b")] },
+                rules: ["INT-5", "FETCH-4"],
+                explanation: "A failing request maker: every make hook sees the failure, and nothing else runs.",
+                server: .plain(),
+                resource: ResourceSpec().with {
+                    $0.requestMaking = .failing; $0.interceptors = [.recorder("a"), .recorder("b")]
+                },
                 expected: Expectation(Outcome(kind: .noRequest), checks: [.hooks(["a.make", "b.make"])])),
             ConformanceCase(
                 id: "interceptor.make-request.changes-request", title: "a make-request interceptor changes the request that is sent",
@@ -48,14 +59,19 @@ extension Catalogue {
                 server: .plain(ok()), resource: .intercepted(.setHeader("X-Order", "first"), .setHeader("X-Order", "second")),
                 expected: Expectation(success(), checks: [.requestHeader(index: 0, name: "X-Order", value: "second")])),
             ConformanceCase(
-                id: "interceptor.make-request.failure-skips-network", title: "an interceptor's failure gives noRequest, and later interceptors see it",
-                rules: ["FETCH-2", "FETCH-4"], explanation: "A failing interceptor before a recorder: the recorder's make hook receives the failure; nothing is sent.",
+                id: "interceptor.make-request.failure-skips-network",
+                title: "an interceptor's failure gives noRequest, and later interceptors see it",
+                rules: ["FETCH-2", "FETCH-4"],
+                explanation: "A failing interceptor before a recorder: the recorder's make hook receives the failure; nothing is sent.",
                 server: .plain(), resource: .intercepted(.failRequest, .recorder("b")),
                 expected: Expectation(Outcome(kind: .noRequest), journal: JournalExpectation(connections: 0), checks: [.hooks(["b.make"])])),
             ConformanceCase(
                 id: "interceptor.make-request.recovers", title: "an interceptor may turn a failed request result into a request",
                 rules: ["FETCH-5"], explanation: "A failing request maker, then an interceptor that supplies a request: it is sent.",
-                server: .plain(ok("recovered")), resource: ResourceSpec().with { $0.requestMaking = .failing; $0.interceptors = [.recoverRequest(path: "/recovered")] },
+                server: .plain(ok("recovered")),
+                resource: ResourceSpec().with {
+                    $0.requestMaking = .failing; $0.interceptors = [.recoverRequest(path: "/recovered")]
+                },
                 expected: Expectation(success("recovered"), checks: [.requestPath(index: 0, path: "/recovered")])),
             ConformanceCase(
                 id: "interceptor.make-request.asynchronous-maker", title: "an asynchronous request maker is waited for",
@@ -66,7 +82,15 @@ extension Catalogue {
                 id: "interceptor.success.sees-retry-state", title: "the success hook sees the state with the earlier failures",
                 rules: ["INT-3", "RETRY-6"], explanation: "Two failures then success: the scheduled hooks see retry counts 0, 1, 2.",
                 server: .plain(status(500), status(500), ok()), resource: .intercepted(.recorder("a", actions: [.retry, .retry])),
-                expected: Expectation(success(), checks: [.scheduledRetryCounts([0, 1, 2]), .hooks(["a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled", "a.success"])])),
+                expected: Expectation(
+                    success(),
+                    checks: [
+                        .scheduledRetryCounts([0, 1, 2]),
+                        .hooks([
+                            "a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled", "a.failure", "a.make", "a.scheduled",
+                            "a.success",
+                        ]),
+                    ])),
         ]
     }
 }

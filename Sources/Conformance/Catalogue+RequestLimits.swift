@@ -16,9 +16,11 @@ extension Catalogue {
         ]
         return injections.map { injection in
             ConformanceCase(
-                id: "body.header-injection.\(injection.id)", title: "\(injection.what) of a header is refused with badURL before anything is sent",
+                id: "body.header-injection.\(injection.id)",
+                title: "\(injection.what) of a header is refused with badURL before anything is sent",
                 rules: ["HTTP-5"], level: .should,
-                explanation: "A request with the header \(injection.name.debugDescription): \(injection.value.debugDescription). Sent as is, it would add a header of the attacker's choosing; the stack fails with url(badURL) and no byte reaches the server.",
+                explanation:
+                    "A request with the header \(injection.name.debugDescription): \(injection.value.debugDescription). Sent as is, it would add a header of the attacker's choosing; the stack fails with url(badURL) and no byte reaches the server.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.headers = [injection.name: injection.value] },
                 expected: Expectation(url(.badURL), journal: JournalExpectation(requests: 0, noApplicationBytes: true)))
         }
@@ -31,7 +33,8 @@ extension Catalogue {
         let bomb = gzipBomb
         var cases = [
             ConformanceCase(
-                id: "body.size-limit.content-length-over", title: "a body announced one byte over the limit fails with dataLengthExceedsMaximum",
+                id: "body.size-limit.content-length-over",
+                title: "a body announced one byte over the limit fails with dataLengthExceedsMaximum",
                 rules: ["HTTP-15"],
                 explanation: "Limit 1024 bytes; a 1025-byte body framed by Content-Length: url(dataLengthExceedsMaximum).",
                 server: .plain(ok(String(repeating: "x", count: limit + 1))), stack: StackSetup(maximumResponseSize: limit),
@@ -53,16 +56,20 @@ extension Catalogue {
         if let bomb {
             cases += [
                 ConformanceCase(
-                    id: "body.size-limit.gzip-past-limit", title: "a 100 KB gzip body that decodes past a 1 MiB limit fails with dataLengthExceedsMaximum",
+                    id: "body.size-limit.gzip-past-limit",
+                    title: "a 100 KB gzip body that decodes past a 1 MiB limit fails with dataLengthExceedsMaximum",
                     rules: ["HTTP-15"],
-                    explanation: "Limit 1 MiB; Content-Encoding: gzip over Fixtures/bodies/zeros-100MiB-plus-1.gz (100 KB on the wire): the limit counts decoded bytes, so the stack stops long before 100 MiB.",
+                    explanation:
+                        "Limit 1 MiB; Content-Encoding: gzip over Fixtures/bodies/zeros-100MiB-plus-1.gz (100 KB on the wire): the limit counts decoded bytes, so the stack stops long before 100 MiB.",
                     server: .plain(MockResponse(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)),
                     stack: StackSetup(maximumResponseSize: 1024 * 1024),
                     expected: Expectation(url(.dataLengthExceedsMaximum), journal: .requests(1))),
                 ConformanceCase(
-                    id: "body.size-limit.gzip-one-byte-over", title: "gzip decoding to 100 MiB + 1 byte under a 100 MiB limit fails with dataLengthExceedsMaximum",
+                    id: "body.size-limit.gzip-one-byte-over",
+                    title: "gzip decoding to 100 MiB + 1 byte under a 100 MiB limit fails with dataLengthExceedsMaximum",
                     rules: ["HTTP-15"],
-                    explanation: "Limit 100 MiB (the reference's default); the gzip fixture decodes to 100 MiB + 1 zero bytes: one byte over is over.",
+                    explanation:
+                        "Limit 100 MiB (the reference's default); the gzip fixture decodes to 100 MiB + 1 zero bytes: one byte over is over.",
                     server: .plain(MockResponse(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)),
                     stack: StackSetup(maximumResponseSize: 100 * 1024 * 1024),
                     expected: Expectation(url(.dataLengthExceedsMaximum), journal: .requests(1))),

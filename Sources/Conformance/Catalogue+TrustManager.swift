@@ -16,7 +16,8 @@ extension Catalogue {
             pinCase(
                 "pin.trust-manager.disabled-accepts-untrusted", "a disabled policy trusts any server, even an untrusted chain",
                 rules: ["TM-2"], explanation: "untrusted-root (chain to root C) under a disabled policy for localhost: accepted.",
-                scenario: "untrusted-root", handler: .trustManager("disabled") { manager, _ in [manager.create(type: .disabled, hostName: "localhost")] },
+                scenario: "untrusted-root",
+                handler: .trustManager("disabled") { manager, _ in [manager.create(type: .disabled, hostName: "localhost")] },
                 .accepted),
             pinCase(
                 "pin.trust-manager.standard-accepts-valid", "a standard policy trusts a valid chain",
@@ -25,17 +26,20 @@ extension Catalogue {
             pinCase(
                 "pin.trust-manager.standard-refuses-untrusted", "a standard policy refuses an untrusted chain",
                 rules: ["TM-3"], explanation: "untrusted-root under a standard policy: chainNotTrusted with the verifier's kind.",
-                scenario: "untrusted-root", handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
+                scenario: "untrusted-root",
+                handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
                 .refused("chainNotTrusted(unable-to-get-issuer)")),
             pinCase(
                 "pin.trust-manager.no-policy-for-host", "a host without a policy is refused with noPolicyForHost",
                 rules: ["TM-1"], explanation: "The manager has a standard policy for other.example.test only; localhost is refused.",
-                handler: .trustManager("other host only") { manager, _ in [manager.create(type: .standard, hostName: "other.example.test")] },
+                handler: .trustManager("other host only") { manager, _ in [manager.create(type: .standard, hostName: "other.example.test")]
+                },
                 .refused("noPolicyForHost")),
             pinCase(
                 "pin.trust-manager.custom-accepts", "a custom closure that returns true trusts the server, even an untrusted chain",
                 rules: ["TM-4"], explanation: "untrusted-root under a custom policy whose closure returns true: accepted.",
-                scenario: "untrusted-root", handler: .trustManager("custom → true") { manager, _ in
+                scenario: "untrusted-root",
+                handler: .trustManager("custom → true") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.customValidation = { _ in true }
                     return [manager.create(type: .custom, hostName: "localhost", settings: settings)]
@@ -55,21 +59,29 @@ extension Catalogue {
                 .refused("configurationInvalid")),
             pinCase(
                 "pin.trust-manager.host-name-off-accepts-wrong-host", "sslValidateHostName = false accepts a certificate for another host",
-                rules: ["TM-9"], explanation: "wrong-host (SAN wrong.example.test, chain to root A) under a standard policy with sslValidateHostName off: the host name is the only failure, waived.",
-                scenario: "wrong-host", handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
+                rules: ["TM-9"],
+                explanation:
+                    "wrong-host (SAN wrong.example.test, chain to root A) under a standard policy with sslValidateHostName off: the host name is the only failure, waived.",
+                scenario: "wrong-host",
+                handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.sslValidateHostName = false
                     return [manager.create(type: .standard, hostName: "localhost", settings: settings)]
                 }, .accepted),
             pinCase(
-                "pin.trust-manager.host-name-on-refuses-wrong-host", "sslValidateHostName (the default) refuses a certificate for another host",
+                "pin.trust-manager.host-name-on-refuses-wrong-host",
+                "sslValidateHostName (the default) refuses a certificate for another host",
                 rules: ["TM-9"], explanation: "wrong-host under a standard policy: hostnameMismatch.",
-                scenario: "wrong-host", handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
+                scenario: "wrong-host",
+                handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
                 .refused("hostnameMismatch")),
             pinCase(
                 "pin.trust-manager.host-name-off-still-refuses-untrusted", "sslValidateHostName = false still refuses an untrusted chain",
-                rules: ["TM-9"], explanation: "untrusted-root under a standard policy with sslValidateHostName off: only the host name is waived, never chain trust.",
-                scenario: "untrusted-root", handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
+                rules: ["TM-9"],
+                explanation:
+                    "untrusted-root under a standard policy with sslValidateHostName off: only the host name is waived, never chain trust.",
+                scenario: "untrusted-root",
+                handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.sslValidateHostName = false
                     return [manager.create(type: .standard, hostName: "localhost", settings: settings)]
@@ -78,23 +90,29 @@ extension Catalogue {
     }
 
     private static var pinKinds: [ConformanceCase] {
-                return [
+        return [
             pinCase(
                 "pin.trust-manager.public-key-rotated-leaf", "pinPublicKey accepts a rotated leaf on the same key",
-                rules: ["TM-5", "TM-8"], explanation: "rotated-leaf is a new certificate on valid-ec256's leaf key; valid-ec256/leaf.pem is pinned: the keys match.",
-                scenario: "rotated-leaf", handler: .trustManager("pinPublicKey valid-ec256 leaf") { manager, fixtures in
+                rules: ["TM-5", "TM-8"],
+                explanation: "rotated-leaf is a new certificate on valid-ec256's leaf key; valid-ec256/leaf.pem is pinned: the keys match.",
+                scenario: "rotated-leaf",
+                handler: .trustManager("pinPublicKey valid-ec256 leaf") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["valid-ec256/leaf.pem"], fixtures: fixtures)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.certificate-rotated-leaf", "pinCertificate refuses a rotated leaf: the whole certificate must match",
-                rules: ["TM-6"], explanation: "rotated-leaf with valid-ec256/leaf.pem pinned as a certificate: the DER differs, noPinMatched.",
-                scenario: "rotated-leaf", handler: .trustManager("pinCertificate valid-ec256 leaf") { manager, fixtures in
+                rules: ["TM-6"],
+                explanation: "rotated-leaf with valid-ec256/leaf.pem pinned as a certificate: the DER differs, noPinMatched.",
+                scenario: "rotated-leaf",
+                handler: .trustManager("pinCertificate valid-ec256 leaf") { manager, fixtures in
                     [try manager.pinning(.pinCertificate, ["valid-ec256/leaf.pem"], fixtures: fixtures)]
                 }, .refused("noPinMatched")),
             pinCase(
                 "pin.trust-manager.certificate-intermediate", "pinCertificate accepts the very intermediate certificate",
-                rules: ["TM-6"], explanation: "rotated-leaf is signed by valid-ec256's intermediate, which is pinned as a certificate: accepted.",
-                scenario: "rotated-leaf", handler: .trustManager("pinCertificate valid-ec256 intermediate") { manager, fixtures in
+                rules: ["TM-6"],
+                explanation: "rotated-leaf is signed by valid-ec256's intermediate, which is pinned as a certificate: accepted.",
+                scenario: "rotated-leaf",
+                handler: .trustManager("pinCertificate valid-ec256 intermediate") { manager, fixtures in
                     [try manager.pinning(.pinCertificate, ["valid-ec256/intermediate-1.pem"], fixtures: fixtures)]
                 }, .accepted),
             pinCase(
@@ -106,19 +124,25 @@ extension Catalogue {
             pinCase(
                 "pin.trust-manager.public-key-attacker-ca", "pinPublicKey refuses a chain to another trusted root",
                 rules: ["TM-7"], explanation: "attacker-ca (root B, trusted) with root A pinned: noPinMatched.",
-                scenario: "attacker-ca", handler: .trustManager("pinPublicKey root A") { manager, fixtures in
+                scenario: "attacker-ca",
+                handler: .trustManager("pinPublicKey root A") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures)]
                 }, .refused("noPinMatched")),
             pinCase(
                 "pin.trust-manager.public-key-no-rescue-expired", "a matching pinned key never rescues an expired leaf",
-                rules: ["TM-7"], explanation: "expired-leaf with its own leaf pinned: standard validation still refuses (chainNotTrusted(expired)).",
-                scenario: "expired-leaf", handler: .trustManager("pinPublicKey expired leaf") { manager, fixtures in
+                rules: ["TM-7"],
+                explanation: "expired-leaf with its own leaf pinned: standard validation still refuses (chainNotTrusted(expired)).",
+                scenario: "expired-leaf",
+                handler: .trustManager("pinPublicKey expired leaf") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["expired-leaf/leaf.pem"], fixtures: fixtures)]
                 }, .refused("chainNotTrusted(expired)")),
             pinCase(
-                "pin.trust-manager.host-name-off-pinned-wrong-host", "pinPublicKey with sslValidateHostName = false accepts a pinned wrong-host chain",
-                rules: ["TM-9", "TM-5"], explanation: "wrong-host with root A pinned and sslValidateHostName off: the host name is waived, the chain and pin hold.",
-                scenario: "wrong-host", handler: .trustManager("pinPublicKey root A, sslValidateHostName=false") { manager, fixtures in
+                "pin.trust-manager.host-name-off-pinned-wrong-host",
+                "pinPublicKey with sslValidateHostName = false accepts a pinned wrong-host chain",
+                rules: ["TM-9", "TM-5"],
+                explanation: "wrong-host with root A pinned and sslValidateHostName off: the host name is waived, the chain and pin hold.",
+                scenario: "wrong-host",
+                handler: .trustManager("pinPublicKey root A, sslValidateHostName=false") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures, validateHostName: false)]
                 }, .accepted),
             pinCase(
@@ -135,20 +159,31 @@ extension Catalogue {
         return [
             pinCase(
                 "pin.trust-manager.pin-only-self-signed", "certificatePinOnly accepts a self-signed leaf pinned by its own key",
-                rules: rules, explanation: "self-signed-leaf with its own certificate pinned and certificatePinOnly: chain trust is skipped, the leaf's key is pinned.",
-                scenario: "self-signed-leaf", handler: .trustManager("pinPublicKey self-signed leaf, pin only") { manager, fixtures in
+                rules: rules,
+                explanation:
+                    "self-signed-leaf with its own certificate pinned and certificatePinOnly: chain trust is skipped, the leaf's key is pinned.",
+                scenario: "self-signed-leaf",
+                handler: .trustManager("pinPublicKey self-signed leaf, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["self-signed-leaf/leaf.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .accepted),
             pinCase(
-                "pin.trust-manager.pin-only-root-signs-expired", "certificatePinOnly accepts an expired leaf whose path is signed by a pinned root",
-                rules: rules, explanation: "expired-leaf with root A pinned and certificatePinOnly: dates are skipped, and root A's key verifies the intermediate's signature on the leaf's path.",
-                scenario: "expired-leaf", handler: .trustManager("pinPublicKey root A, pin only") { manager, fixtures in
+                "pin.trust-manager.pin-only-root-signs-expired",
+                "certificatePinOnly accepts an expired leaf whose path is signed by a pinned root",
+                rules: rules,
+                explanation:
+                    "expired-leaf with root A pinned and certificatePinOnly: dates are skipped, and root A's key verifies the intermediate's signature on the leaf's path.",
+                scenario: "expired-leaf",
+                handler: .trustManager("pinPublicKey root A, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .accepted),
             pinCase(
-                "pin.trust-manager.pin-only-merely-served", "certificatePinOnly refuses a pinned certificate merely present in the served list",
-                rules: rules, explanation: "attacker-with-pinned-intermediate serves valid-ec256's intermediate beside the attacker chain; it is pinned, but it signs nothing on the leaf's path: noPinMatched (GCXTrustPolicy's bypass).",
-                scenario: "attacker-with-pinned-intermediate", handler: .trustManager("pinPublicKey valid-ec256 intermediate, pin only") { manager, fixtures in
+                "pin.trust-manager.pin-only-merely-served",
+                "certificatePinOnly refuses a pinned certificate merely present in the served list",
+                rules: rules,
+                explanation:
+                    "attacker-with-pinned-intermediate serves valid-ec256's intermediate beside the attacker chain; it is pinned, but it signs nothing on the leaf's path: noPinMatched (GCXTrustPolicy's bypass).",
+                scenario: "attacker-with-pinned-intermediate",
+                handler: .trustManager("pinPublicKey valid-ec256 intermediate, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["valid-ec256/intermediate-1.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .refused("noPinMatched")),
         ]
@@ -174,7 +209,9 @@ extension Catalogue {
                 "Fetch 1 succeeds under a standard policy; the policy is removed; fetch 2 reuses the connection, is checked again and refused (noPolicyForHost) before its request is written: the server reads one request.",
                 handler: .reconfiguredTrustManager("standard, then removed") { manager, _ in
                     [manager.create(type: .standard, hostName: "localhost")]
-                } then: { manager, _ in manager.removePolicy(name: "localhost") },
+                } then: { manager, _ in
+                    manager.removePolicy(name: "localhost")
+                },
                 reason: "noPolicyForHost"),
             changed(
                 "pin.reused.pin-replaced", "a pin changed between two fetches refuses the reused connection's next request",
@@ -182,7 +219,9 @@ extension Catalogue {
                 handler: .reconfiguredTrustManager("pinPublicKey root A, then root B") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures)]
                 } then: { manager, fixtures in
-                    if let policy = try? manager.pinning(.pinPublicKey, ["roots/root-b.pem"], fixtures: fixtures) { manager.add(policy: policy) }
+                    if let policy = try? manager.pinning(.pinPublicKey, ["roots/root-b.pem"], fixtures: fixtures) {
+                        manager.add(policy: policy)
+                    }
                 },
                 reason: "noPinMatched"),
         ]

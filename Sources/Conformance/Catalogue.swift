@@ -57,8 +57,12 @@ public enum Catalogue {
 /// Shell-style glob matching for case IDs.
 enum Glob {
     static func matches(_ pattern: String, _ text: String) -> Bool {
-        let p = Array(pattern), t = Array(text)
-        var pi = 0, ti = 0, star = -1, mark = 0
+        let p = Array(pattern)
+        let t = Array(text)
+        var pi = 0
+        var ti = 0
+        var star = -1
+        var mark = 0
         while ti < t.count {
             if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
                 pi += 1; ti += 1

@@ -34,8 +34,10 @@ final class CompletionGuard<Value: Sendable>: Sendable {
 /// A subject's stack seen through ``CompletionGuard``s: every fetch made through it, by completion, by
 /// `fetchAndDecode` or by `async`, completes at most once.
 final class GuardedStack<Wrapped: NetworkStack>: NetworkStack
-where Wrapped.Resource == Network.URLSessionResource, Wrapped.Remote == Data, Wrapped.Response == URLResponse,
-    Wrapped.FetchError == Network.URLSessionError {
+where
+    Wrapped.Resource == Network.URLSessionResource, Wrapped.Remote == Data, Wrapped.Response == URLResponse,
+    Wrapped.FetchError == Network.URLSessionError
+{
     typealias Resource = Network.URLSessionResource
     typealias Remote = Data
     typealias Request = Wrapped.Request

@@ -21,14 +21,17 @@ extension ConformanceCase {
         }
         // A handler that lets a fetch succeed on a chain standard validation refuses has overruled it.
         if let scenario = server.tlsScenario, ScenarioValidity.refused.contains(scenario),
-           expected.outcome.kind == .success || action == .fetchReconfigureFetch {
+            expected.outcome.kind == .success || action == .fetchReconfigureFetch
+        {
             features.insert(.challengeOverridesValidation)
         }
         return features
     }
 
     /// `serverCertificateHasBadDate` and `serverCertificateNotYetValid`.
-    static let dateCodes: Set<Int> = [URLError.Code.serverCertificateHasBadDate.rawValue, URLError.Code.serverCertificateNotYetValid.rawValue]
+    static let dateCodes: Set<Int> = [
+        URLError.Code.serverCertificateHasBadDate.rawValue, URLError.Code.serverCertificateNotYetValid.rawValue,
+    ]
 }
 
 extension Check {

@@ -55,23 +55,33 @@ public enum ConformanceCommandLine {
     // MARK: Commands
 
     private static func runSuite(_ options: inout Options, subjects: [(String, any ConformanceSubject)]) throws -> Int32 {
-        let list = options.flag("list"), quiet = options.flag("quiet")
-        let filter = options.value("filter"), rule = options.value("rule"), output = options.value("output")
+        let list = options.flag("list")
+        let quiet = options.flag("quiet")
+        let filter = options.value("filter")
+        let rule = options.value("rule")
+        let output = options.value("output")
         let subjectName = options.value("subject") ?? subjects.first?.0 ?? ""
         let format = options.value("format") ?? "text"
-        let jobs = try options.integer("jobs") ?? 6, repeats = try options.integer("repeat") ?? 1
+        let jobs = try options.integer("jobs") ?? 6
+        let repeats = try options.integer("repeat") ?? 1
         let watchdog = try options.number("watchdog") ?? 10
         try options.finish()
-        guard ["text", "json", "junit", "markdown"].contains(format) else { throw UsageError("--format is text, json, junit or markdown, not \(format)") }
+        guard ["text", "json", "junit", "markdown"].contains(format) else {
+            throw UsageError("--format is text, json, junit or markdown, not \(format)")
+        }
         guard repeats >= 1 else { throw UsageError("--repeat needs a count of at least 1") }
         guard let subject = subjects.first(where: { $0.0 == subjectName })?.1 else {
             throw UsageError("no subject \(subjectName); known: \(subjects.map(\.0).joined(separator: ", "))")
         }
         var cases = Catalogue.all
         if let filter { cases = Catalogue.filter(cases, glob: filter) }
-        if let rule { cases = Catalogue.filter(cases, rules: Set(rule.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })) }
+        if let rule {
+            cases = Catalogue.filter(cases, rules: Set(rule.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+        }
         if list {
-            for testCase in cases { print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)") }
+            for testCase in cases {
+                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)")
+            }
             print("\(cases.count) cases")
             return 0
         }
@@ -116,7 +126,8 @@ public enum ConformanceCommandLine {
     }
 
     private static func coverage(_ options: inout Options) throws -> Int32 {
-        let spec = options.value("spec") ?? "docs/spec", output = options.value("output")
+        let spec = options.value("spec") ?? "docs/spec"
+        let output = options.value("output")
         try options.finish()
         let rules = try RuleBook.load(directory: URL(fileURLWithPath: spec))
         guard !rules.isEmpty else { throw UsageError("no rules in \(spec)") }
@@ -205,7 +216,9 @@ public enum ConformanceCommandLine {
 
         /// Fails on anything left over: a misspelt option must not be ignored.
         func finish() throws {
-            if let unknown = (flags.map { "--\($0)" } + values.keys.map { "--\($0)" }).sorted().first { throw UsageError("unknown option \(unknown)") }
+            if let unknown = (flags.map { "--\($0)" } + values.keys.map { "--\($0)" }).sorted().first {
+                throw UsageError("unknown option \(unknown)")
+            }
             if let extra = positional.first { throw UsageError("unexpected argument \(extra)") }
         }
     }

@@ -36,7 +36,9 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - watchdog: per-case limit in seconds (default 10).
     ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
     /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
-    public init(subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15) throws {
+    public init(
+        subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15
+    ) throws {
         self.subject = subject
         self.fixtures = try fixtures ?? FixtureCatalogue.locate()
         self.concurrency = max(1, concurrency)
@@ -64,7 +66,9 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         let combined = stride(from: 0, to: runs.cases.count, by: repeats).map { start in
             Self.combine(Array(runs.cases[start..<min(start + repeats, runs.cases.count)]))
         }
-        return SuiteReport(subject: runs.subject, environment: runs.environment, startedAt: runs.startedAt, durationSeconds: runs.durationSeconds, cases: combined)
+        return SuiteReport(
+            subject: runs.subject, environment: runs.environment, startedAt: runs.startedAt, durationSeconds: runs.durationSeconds,
+            cases: combined)
     }
 
     /// One result from the runs of one case: their common verdict, or FLAKY with the evidence of the first run
@@ -74,7 +78,8 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         guard var result = runs.first(where: { $0.verdict != verdicts[0] }) ?? runs.last else { fatalError("a case ran zero times") }
         if Set(verdicts).count > 1 {
             result.verdict = .flaky
-            result.reason = "verdicts across \(runs.count) runs: \(verdicts.map(\.rawValue).joined(separator: ", "))"
+            result.reason =
+                "verdicts across \(runs.count) runs: \(verdicts.map(\.rawValue).joined(separator: ", "))"
                 + (result.reason.map { "; first differing run: \($0)" } ?? "")
         }
         result.repeatVerdicts = verdicts
@@ -135,6 +140,6 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
 
 extension Dictionary {
     fileprivate func mapKeys<K: Hashable>(_ transform: (Key) -> K) -> [K: Value] {
-        Dictionary<K, Value>(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+        [K: Value](uniqueKeysWithValues: map { (transform($0.key), $0.value) })
     }
 }

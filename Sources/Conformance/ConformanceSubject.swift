@@ -20,7 +20,8 @@ public protocol ConformanceSubject: Sendable {
 
     /// The stack type the subject builds.
     associatedtype Stack: NetworkStack
-    where Stack.Resource == Network.URLSessionResource, Stack.Remote == Data, Stack.Response == URLResponse,
+    where
+        Stack.Resource == Network.URLSessionResource, Stack.Remote == Data, Stack.Response == URLResponse,
         Stack.FetchError == Network.URLSessionError
 
     /// A short, stable name for reports (`reference`, `foundation`).

@@ -24,7 +24,8 @@ package enum CoverageDocument {
             md += "\n## [\(file)](\(file))\n\n| rule | level | cases |\n|---|---|---|\n"
             for rule in rules where rule.file == file {
                 let ids = casesByRule[rule.id] ?? []
-                let cell = ids.isEmpty
+                let cell =
+                    ids.isEmpty
                     ? (rule.notCheckedReason == nil ? "**none**" : "not checked by the suite")
                     : ids.map { "`\($0)`" }.joined(separator: ", ")
                 md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell) |\n"
@@ -36,7 +37,8 @@ package enum CoverageDocument {
         } else {
             md += "| rule | level | summary | why |\n|---|---|---|---|\n"
             for rule in unchecked {
-                md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell(rule.summary)) | \(cell(rule.notCheckedReason ?? "")) |\n"
+                md +=
+                    "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell(rule.summary)) | \(cell(rule.notCheckedReason ?? "")) |\n"
             }
         }
         if !uncovered.isEmpty {

@@ -84,9 +84,12 @@ public struct FixtureCatalogue: Sendable {
             candidates.append(directory.appendingPathComponent("Fixtures/certs"))
             directory.deleteLastPathComponent()
         }
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/certs"))
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) }) else {
+        candidates.append(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Fixtures/certs"))
+        guard
+            let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) })
+        else {
             throw FixturesNotFound(searched: candidates.map(\.path))
         }
         return try FixtureCatalogue(directory: found)

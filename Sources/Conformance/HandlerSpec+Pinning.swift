@@ -15,9 +15,10 @@ extension HandlerSpec {
         if !allowExpiredDomainPolicies { traits.append("refuseExpired") }
         let suffix = traits.isEmpty ? "" : "; " + traits.joined(separator: ", ")
         return HandlerSpec(name: "ServerTrustEvaluator(\(name)\(suffix))") { fixtures in
-            try ServerTrustEvaluator(configuration: ServerTrustEvaluator.Configuration(
-                pinningPolicies: policies(fixtures), certificateCheckingOrder: order,
-                allowNotPinnedDomains: allowNotPinnedDomains, allowExpiredDomainPolicies: allowExpiredDomainPolicies))
+            try ServerTrustEvaluator(
+                configuration: ServerTrustEvaluator.Configuration(
+                    pinningPolicies: policies(fixtures), certificateCheckingOrder: order,
+                    allowNotPinnedDomains: allowNotPinnedDomains, allowExpiredDomainPolicies: allowExpiredDomainPolicies))
         }
     }
 

@@ -60,7 +60,8 @@ struct ScriptedChallengeHandler: AuthenticationChallengeHandler {
         case .useCredential: return .useCredential
         case .performDefaultHandling: return .performDefaultHandling
         case .refuse:
-            return .cancelAuthenticationChallenge(ServerTrustFailure(reason: .refused, host: challenge.host, detail: "conformance test handler"))
+            return .cancelAuthenticationChallenge(
+                ServerTrustFailure(reason: .refused, host: challenge.host, detail: "conformance test handler"))
         case .refuseUnlessValid:
             switch challenge.standardValidation {
             case .success: return .useCredential

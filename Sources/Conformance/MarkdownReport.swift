@@ -29,7 +29,8 @@ public enum MarkdownReport {
         for name in families {
             let results = report.cases.filter { family($0) == name }
             func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
-            md += "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) |\n"
+            md +=
+                "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) |\n"
         }
         let problems = report.cases.filter { $0.verdict != .pass && $0.verdict != .skip }
         if !problems.isEmpty {
@@ -51,7 +52,8 @@ public enum MarkdownReport {
         }
         md += "\n## All cases\n\n| case | level | verdict | ms | rules | title |\n|---|---|---|---|---|---|\n"
         for result in report.cases {
-            md += "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(result.rules.joined(separator: " ")) | \(cell(result.title)) |\n"
+            md +=
+                "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(result.rules.joined(separator: " ")) | \(cell(result.title)) |\n"
         }
         return md
     }

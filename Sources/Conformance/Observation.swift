@@ -86,8 +86,11 @@ struct Observation: Sendable {
                 actual = "\(challenges.count)"
             case .challenge(let host, let servedPins, let verifiedPins):
                 guard let first = challenges.first else { actual = "no challenge"; break }
-                let served = first.servedChain.map(\.spkiSHA256), verified = first.verifiedChain.map(\.spkiSHA256)
-                if first.host == host && (servedPins.map { $0 == served } ?? true) && (verifiedPins.map { $0 == verified } ?? true) { return nil }
+                let served = first.servedChain.map(\.spkiSHA256)
+                let verified = first.verifiedChain.map(\.spkiSHA256)
+                if first.host == host && (servedPins.map { $0 == served } ?? true) && (verifiedPins.map { $0 == verified } ?? true) {
+                    return nil
+                }
                 actual = "host \(first.host), served \(served), verified \(verified)"
             case .challengeStandardValidation(let expected):
                 guard let first = challenges.first else { actual = "no challenge"; break }
@@ -117,7 +120,9 @@ struct Observation: Sendable {
                 if seen?.caseInsensitiveCompare(name) == .orderedSame { return nil }
                 actual = seen ?? "no SNI"
             case .requestGap(let index, let low, let high):
-                guard index > 0, requestArrivals.indices.contains(index) else { actual = "only \(requestArrivals.count) request(s) timed"; break }
+                guard index > 0, requestArrivals.indices.contains(index) else {
+                    actual = "only \(requestArrivals.count) request(s) timed"; break
+                }
                 let gap = requestArrivals[index] - requestArrivals[index - 1]
                 if gap >= low && gap <= high { return nil }
                 actual = String(format: "%.3f s", gap)
@@ -126,7 +131,8 @@ struct Observation: Sendable {
                 let atPath = all.filter { $0.0 == path }.map(\.1)
                 let seen = atPath.filter { $0.kind == kind }.count
                 if seen == count { return nil }
-                actual = "\(seen) of \(atPath.count): \(Dictionary(grouping: atPath.map(\.description), by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
+                actual =
+                    "\(seen) of \(atPath.count): \(Dictionary(grouping: atPath.map(\.description), by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
             case .noFetchFailedWith(let code):
                 let all = (outcome.map { [$0] } ?? []) + otherOutcomes.map(\.outcome)
                 let failed = all.filter { $0.urlErrorCode == code }.count

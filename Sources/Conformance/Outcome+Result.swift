@@ -10,7 +10,9 @@ extension Outcome {
     package init(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) {
         switch result {
         case .success(let value):
-            self.init(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: String(decoding: value.value, as: UTF8.self))
+            self.init(
+                kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: String(decoding: value.value, as: UTF8.self)
+            )
         case .failure(let error):
             self.init(error)
         }
@@ -26,9 +28,13 @@ extension Outcome {
         case .noData(let status, _):
             self.init(kind: .noData, status: status.statusCode)
         case .url(let urlError):
-            self.init(kind: .url, urlErrorCode: urlError.code.rawValue, trustFailure: Self.trustFailure(urlError), detail: urlError.localizedDescription)
+            self.init(
+                kind: .url, urlErrorCode: urlError.code.rawValue, trustFailure: Self.trustFailure(urlError),
+                detail: urlError.localizedDescription)
         case .badResponse(let response):
-            self.init(kind: .badResponse, status: (response as? HTTPURLResponse)?.statusCode, detail: response.map { "\(type(of: $0))" } ?? "no response")
+            self.init(
+                kind: .badResponse, status: (response as? HTTPURLResponse)?.statusCode,
+                detail: response.map { "\(type(of: $0))" } ?? "no response")
         case .retry(let retryError, let state):
             let last = state.errors.last as? Network.URLSessionError
             let lastOutcome = last.map { Outcome($0) }

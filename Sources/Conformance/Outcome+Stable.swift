@@ -7,7 +7,8 @@ extension Outcome {
     func withStableDetail(port: Int) -> Outcome {
         guard var text = detail else { return self }
         text = text.replacingOccurrences(of: ":\(port)", with: ":<port>").replacingOccurrences(of: "port \(port)", with: "port <port>")
-        text = text.replacingOccurrences(of: #"conformance-pins-[0-9A-Fa-f-]+"#, with: "conformance-pins-<temporary>", options: .regularExpression)
+        text = text.replacingOccurrences(
+            of: #"conformance-pins-[0-9A-Fa-f-]+"#, with: "conformance-pins-<temporary>", options: .regularExpression)
         var copy = self
         copy.detail = text
         return copy

@@ -91,8 +91,12 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         if kind != actual.kind { lines.append("kind: expected \(kind.rawValue), got \(actual.kind.rawValue)") }
         compare("status", status, actual.status)
         compare("body", body, actual.body)
-        if let urlErrorCode, urlErrorCode != actual.urlErrorCode, !(actual.urlErrorCode.map { alsoAcceptedURLErrorCodes?.contains($0) ?? false } ?? false) {
-            lines.append("urlError: expected \(URLErrorName.describe(urlErrorCode)), got \(actual.urlErrorCode.map(URLErrorName.describe) ?? "nothing")")
+        if let urlErrorCode, urlErrorCode != actual.urlErrorCode,
+            !(actual.urlErrorCode.map { alsoAcceptedURLErrorCodes?.contains($0) ?? false } ?? false)
+        {
+            lines.append(
+                "urlError: expected \(URLErrorName.describe(urlErrorCode)), got \(actual.urlErrorCode.map(URLErrorName.describe) ?? "nothing")"
+            )
         }
         compare("apiError", apiError, actual.apiError)
         compare("retryError", retryError, actual.retryError)

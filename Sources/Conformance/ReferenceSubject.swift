@@ -11,7 +11,8 @@ public struct ReferenceSubject: ConformanceSubject {
 
     public var summary: String {
         let versions = Network.URLSessionNetworkStack.transportVersions
-        return "Network.URLSessionNetworkStack (Reference module) on \(versions.openSSL), libcurl \(versions.libcurl.split(separator: " ").first.map(String.init) ?? "")"
+        return
+            "Network.URLSessionNetworkStack (Reference module) on \(versions.openSSL), libcurl \(versions.libcurl.split(separator: " ").first.map(String.init) ?? "")"
     }
 
     public var libraryVersions: [String: String] {

@@ -10,7 +10,8 @@ package struct ReportComparison: Sendable, Codable {
         package var reason: String?
 
         package var description: String {
-            "\(id) [\(level.rawValue)]: \(before?.rawValue ?? "absent") -> \(after?.rawValue ?? "absent")" + (reason.map { " — \($0)" } ?? "")
+            "\(id) [\(level.rawValue)]: \(before?.rawValue ?? "absent") -> \(after?.rawValue ?? "absent")"
+                + (reason.map { " — \($0)" } ?? "")
         }
     }
 
@@ -25,7 +26,9 @@ package struct ReportComparison: Sendable, Codable {
     package init(baseline: SuiteReport, current: SuiteReport) {
         let before = Dictionary(baseline.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(current.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var newFailures: [Change] = [], fixed: [Change] = [], other: [Change] = []
+        var newFailures: [Change] = []
+        var fixed: [Change] = []
+        var other: [Change] = []
         for result in current.cases {
             let old = before[result.id]
             guard old?.verdict != result.verdict else { continue }

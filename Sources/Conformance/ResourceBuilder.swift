@@ -55,8 +55,14 @@ enum ResourceBuilder {
         let priority: Retry.Action.CompareClosure
         switch spec.priority {
         case .mostPrioritary: priority = Retry.Action.mostPrioritary
-        case .keepAccumulated: priority = { lhs, rhs in context.recordPriority(lhs, rhs); return lhs }
-        case .takeNewest: priority = { lhs, rhs in context.recordPriority(lhs, rhs); return rhs }
+        case .keepAccumulated:
+            priority = { lhs, rhs in
+                context.recordPriority(lhs, rhs); return lhs
+            }
+        case .takeNewest:
+            priority = { lhs, rhs in
+                context.recordPriority(lhs, rhs); return rhs
+            }
         }
         return Network.URLSessionResource(
             baseRequestMaking: making, errorDecoding: errorDecoding,

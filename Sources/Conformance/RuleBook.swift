@@ -60,9 +60,10 @@ package enum RuleBook {
             } else {
                 throw FormatError(description: "\(file): \(id) does not open with **MUST.** or **SHOULD.**")
             }
-            rules.append(SpecRule(
-                id: id, level: level, file: file, summary: firstSentence(body.trimmingCharacters(in: .whitespaces)),
-                notCheckedReason: notChecked.map { $0.joined(separator: " ") }))
+            rules.append(
+                SpecRule(
+                    id: id, level: level, file: file, summary: firstSentence(body.trimmingCharacters(in: .whitespaces)),
+                    notCheckedReason: notChecked.map { $0.joined(separator: " ") }))
         }
         return rules
     }

@@ -21,9 +21,10 @@ final class ScriptedDispatch: Sendable {
 
     /// Whether a case needs a dispatcher rather than the server's queue.
     static func isNeeded(for testCase: ConformanceCase) -> Bool {
-        !testCase.server.routes.isEmpty || testCase.expected.checks.contains {
-            if case .requestGap = $0 { true } else { false }
-        }
+        !testCase.server.routes.isEmpty
+            || testCase.expected.checks.contains {
+                if case .requestGap = $0 { true } else { false }
+            }
     }
 
     init(script: ServerScript, started: ContinuousClock.Instant) {

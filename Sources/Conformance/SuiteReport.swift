@@ -69,7 +69,8 @@ public struct SuiteReport: Sendable, Codable {
 
         public var description: String {
             let flakes = flaky.map { ", \($0) flaky" } ?? ""
-            return "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes) (\(mustFailures) MUST failures)"
+            return
+                "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes) (\(mustFailures) MUST failures)"
         }
     }
 

@@ -8,7 +8,8 @@ public enum TextReport {
     public static func progressLine(_ result: CaseResult, done: Int, total: Int) -> String {
         let width = String(total).count
         let counter = String(repeating: " ", count: max(0, width - String(done).count)) + "\(done)"
-        var line = "[\(counter)/\(total)] \(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
+        var line =
+            "[\(counter)/\(total)] \(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
         if result.verdict != .pass, let reason = result.reason { line += " — \(reason)" }
         return line
     }
@@ -22,11 +23,13 @@ public enum TextReport {
     public static func render(_ report: SuiteReport) -> String {
         var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
         if let libraries = report.subject.libraryVersions, !libraries.isEmpty {
-            text += "Subject libraries: " + libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + "\n"
+            text +=
+                "Subject libraries: " + libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + "\n"
         }
         text += "Harness: OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
-            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
+            text +=
+                "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
             text += "    expected: \(result.expected.outcome)\n"
             text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }
@@ -35,7 +38,8 @@ public enum TextReport {
         let skips = report.cases.filter { $0.verdict == .skip }.count
         if skips > 0 { text += "\n\(skips) skipped (see --format markdown for the reasons)\n" }
         text += "\n\(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s\n"
-        text += "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang) failed, \(report.summary.skip) skipped\n"
+        text +=
+            "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang) failed, \(report.summary.skip) skipped\n"
         return text
     }
 }

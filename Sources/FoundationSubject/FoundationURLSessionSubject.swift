@@ -32,6 +32,8 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .exclusiveTrustRoots: "URLSession always trusts the whole system bundle",
             .resolveOverrides: "URLSession has no host-resolution override",
             .strictValidationProfile: "URLSession on libcurl applies OpenSSL's standard verification only",
+            .maximumResponseSize: "URLSession has no limit on the size of a response body",
+            .resourceTimeout: "this subject keeps URLSessionConfiguration's default timeoutIntervalForResource (seven days)",
         ]
     }
 

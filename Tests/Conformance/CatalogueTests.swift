@@ -16,7 +16,9 @@ struct CatalogueTests {
         #expect(Set(ids).count == ids.count)
         for id in ids {
             let parts = id.split(separator: ".", omittingEmptySubsequences: false)
-            #expect(parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }, "\(id)")
+            #expect(
+                parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } },
+                "\(id)")
         }
     }
 
@@ -38,14 +40,18 @@ struct CatalogueTests {
     @Test("rule IDs select the cases that check them")
     func filterByRule() {
         let selected = Catalogue.filter(Catalogue.all, rules: ["PIN-13", "CANCEL-6"])
-        #expect(Set(selected.map(\.id)) == ["pin.backup.only-backup-refused", "pin.backup.chain-pin-and-backup", "cancel.after-completion"])
+        #expect(
+            Set(selected.map(\.id)) == ["pin.backup.only-backup-refused", "pin.backup.chain-pin-and-backup", "cancel.after-completion"])
     }
 
-    @Test("globs select cases by ID", arguments: [
-        ("retry.*", "retry.action.none", true), ("retry.*", "priority.table.none.none", false),
-        ("*.no-data.*", "error.no-data.status-200", true), ("error.http.status-5??", "error.http.status-503", true),
-        ("error.http.status-5??", "error.http.status-404", false), ("cancel.*,trust.handler.*", "trust.handler.refusal-leaks-nothing", true),
-    ])
+    @Test(
+        "globs select cases by ID",
+        arguments: [
+            ("retry.*", "retry.action.none", true), ("retry.*", "priority.table.none.none", false),
+            ("*.no-data.*", "error.no-data.status-200", true), ("error.http.status-5??", "error.http.status-503", true),
+            ("error.http.status-5??", "error.http.status-404", false),
+            ("cancel.*,trust.handler.*", "trust.handler.refusal-leaks-nothing", true),
+        ])
     func glob(pattern: String, id: String, matches: Bool) throws {
         // Every ID here must exist, or the test would check nothing.
         let testCase = try #require(Catalogue.all.first { $0.id == id }, "no case \(id)")
@@ -60,9 +66,11 @@ struct HonestOutcomeTests {
         try #require(Catalogue.all.first { $0.id == id }).expected.outcome
     }
 
-    @Test("two disagreeing Content-Length headers may be a lost connection or a malformed response", arguments: [
-        URLError.Code.networkConnectionLost, .badServerResponse,
-    ])
+    @Test(
+        "two disagreeing Content-Length headers may be a lost connection or a malformed response",
+        arguments: [
+            URLError.Code.networkConnectionLost, .badServerResponse,
+        ])
     func conflictingContentLengthAccepts(code: URLError.Code) throws {
         let actual = Outcome(kind: .url, urlErrorCode: code.rawValue)
         #expect(try expectation("transport.conflicting-content-length").mismatches(against: actual).isEmpty)

@@ -18,8 +18,12 @@ struct ComparisonTests {
 
     @Test("a case that passed and now fails, errors or hangs is a new failure; one that now passes is fixed")
     func newFailuresAndFixes() {
-        let before = report([result("a.one", .pass), result("a.two", .fail), result("a.three", .pass), result("a.four", .pass), result("a.gone", .pass)])
-        let after = report([result("a.one", .fail), result("a.two", .pass), result("a.three", .hang), result("a.four", .pass), result("a.new", .error)])
+        let before = report([
+            result("a.one", .pass), result("a.two", .fail), result("a.three", .pass), result("a.four", .pass), result("a.gone", .pass),
+        ])
+        let after = report([
+            result("a.one", .fail), result("a.two", .pass), result("a.three", .hang), result("a.four", .pass), result("a.new", .error),
+        ])
         let comparison = ReportComparison(baseline: before, current: after)
         #expect(comparison.newFailures.map(\.id) == ["a.one", "a.three", "a.new"])
         #expect(comparison.fixed.map(\.id) == ["a.two"])

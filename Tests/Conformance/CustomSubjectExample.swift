@@ -64,8 +64,9 @@ struct LoggingSubject: ConformanceSubject {
         configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
         configuration.verificationTime = environment.verificationTime
         let handler = environment.authenticationChallengeHandler.map { HandshakeOnlyHandler(wrapped: $0) }
-        return LoggingStack(wrapping: Network.URLSessionNetworkStack(
-            configuration: configuration, authenticationChallengeHandler: handler, retryQueue: environment.retryQueue))
+        return LoggingStack(
+            wrapping: Network.URLSessionNetworkStack(
+                configuration: configuration, authenticationChallengeHandler: handler, retryQueue: environment.retryQueue))
     }
 }
 

@@ -8,8 +8,10 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// the package name, so `package` declarations are out of reach.
 private func typecheckAsThirdParty(_ file: URL) throws -> (Int32, String) {
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    var arguments = ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6",
-                     "-I", bin.appendingPathComponent("Modules").path, "-I", bin.path]
+    var arguments = [
+        "swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6",
+        "-I", bin.appendingPathComponent("Modules").path, "-I", bin.path,
+    ]
     let sources = repository.appendingPathComponent("Sources")
     for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
     where FileManager.default.fileExists(atPath: sources.appendingPathComponent("\(module)/module.modulemap").path) {
@@ -37,8 +39,9 @@ struct PublicAPITests {
     @Test("CustomSubjectExample.swift compiles as a third party's code, with no package declaration")
     func exampleUsesPublicAPIOnly() throws {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        try #require(FileManager.default.fileExists(atPath: bin.appendingPathComponent("Modules/Conformance.swiftmodule").path),
-                     "the test binary is not next to the built modules: \(bin.path)")
+        try #require(
+            FileManager.default.fileExists(atPath: bin.appendingPathComponent("Modules/Conformance.swiftmodule").path),
+            "the test binary is not next to the built modules: \(bin.path)")
         let (status, output) = try typecheckAsThirdParty(repository.appendingPathComponent("Tests/Conformance/CustomSubjectExample.swift"))
         #expect(status == 0, "\(output)")
     }

@@ -9,7 +9,9 @@ struct ReferenceConformanceTests {
     func everyMustCasePasses() async throws {
         let report = try await ReferenceRun.report.value
         for result in report.cases where result.level == .must && result.verdict.failsRun {
-            Issue.record("\(result.verdict.rawValue) \(result.id): \(result.title)\n  expected: \(result.expected.outcome)\n  actual: \(result.actual.map { "\($0)" } ?? "none")\n  \(result.mismatches.joined(separator: "\n  "))")
+            Issue.record(
+                "\(result.verdict.rawValue) \(result.id): \(result.title)\n  expected: \(result.expected.outcome)\n  actual: \(result.actual.map { "\($0)" } ?? "none")\n  \(result.mismatches.joined(separator: "\n  "))"
+            )
         }
         #expect(report.summary.mustFailures == 0)
         #expect(report.summary.total == Catalogue.all.count)

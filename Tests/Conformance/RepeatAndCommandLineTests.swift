@@ -42,7 +42,8 @@ struct RepeatAndCommandLineTests {
 
     @Test("a case with the same verdict on every repeat keeps it")
     func stableRepeats() throws {
-        let report = try ConformanceRunner(subject: ReferenceSubject()).run(Catalogue.filter(Catalogue.all, glob: "body.success.text,error.http.status-404"), repeats: 3)
+        let report = try ConformanceRunner(subject: ReferenceSubject()).run(
+            Catalogue.filter(Catalogue.all, glob: "body.success.text,error.http.status-404"), repeats: 3)
         #expect(report.cases.map(\.verdict) == [.pass, .pass])
         #expect(report.cases.allSatisfy { $0.repeatVerdicts == [.pass, .pass, .pass] })
         #expect(report.summary.flaky == 0)
@@ -54,7 +55,8 @@ struct RepeatAndCommandLineTests {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let subjects: [(String, any ConformanceSubject)] = [("mine", ReferenceSubject())]
         let status = ConformanceCommandLine.run(
-            arguments: ["run", "--filter", "body.success.*", "--format=json", "--output", output, "--quiet", "--repeat", "2"], subjects: subjects)
+            arguments: ["run", "--filter", "body.success.*", "--format=json", "--output", output, "--quiet", "--repeat", "2"],
+            subjects: subjects)
         #expect(status == 0)
         let report = try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: output)))
         #expect(report.cases.map(\.id) == ["body.success.text", "body.success.tls"])

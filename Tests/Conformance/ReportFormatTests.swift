@@ -32,7 +32,8 @@ struct ReportFormatTests {
         let report = try await ReferenceRun.report.value
         let json = try temporaryFile("report.json", String(decoding: try JSONReport.encode(report), as: UTF8.self))
         let schema = repository.appendingPathComponent("docs/conformance/report.schema.json").path
-        let (status, output) = try python("""
+        let (status, output) = try python(
+            """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
             jsonschema.Draft202012Validator.check_schema(schema)
@@ -54,7 +55,8 @@ struct ReportFormatTests {
     func junitIsWellFormed() async throws {
         let report = try await ReferenceRun.report.value
         let xml = try temporaryFile("report.xml", JUnitReport.render(report))
-        let (status, output) = try python("""
+        let (status, output) = try python(
+            """
             import sys, xml.etree.ElementTree as ET
             root = ET.parse(sys.argv[1]).getroot()
             assert root.tag == "testsuites", root.tag

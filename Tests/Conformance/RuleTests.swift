@@ -87,10 +87,13 @@ struct RuleTests {
             observed.
             """
         let rules = try RuleBook.parse(markdown, file: "area.md")
-        #expect(rules == [
-            SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence."),
-            SpecRule(id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.", notCheckedReason: "it cannot be observed."),
-        ])
+        #expect(
+            rules == [
+                SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence."),
+                SpecRule(
+                    id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.",
+                    notCheckedReason: "it cannot be observed."),
+            ])
     }
 
     @Test("a rule without a level is a format error")

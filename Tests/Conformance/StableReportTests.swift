@@ -27,10 +27,13 @@ struct StableReportTests {
             "transport.reset-at-accept", "transport.tls.reset-at-accept",
             "transport.stall-at-accept", "transport.tls.stall-after-client-hello",
         ]
-        let cases = Catalogue.filter(Catalogue.all, glob: "transport.*,trust.standard.*,pin.no-rescue.*,body.large,body.size-limit.*,redirect.*")
-            .filter { !racy.contains($0.id) }
+        let cases = Catalogue.filter(
+            Catalogue.all, glob: "transport.*,trust.standard.*,pin.no-rescue.*,body.large,body.size-limit.*,redirect.*"
+        )
+        .filter { !racy.contains($0.id) }
         let runner = try ConformanceRunner(subject: ReferenceSubject())
-        let first = try untimed(runner.run(cases)), second = try untimed(runner.run(cases))
+        let first = try untimed(runner.run(cases))
+        let second = try untimed(runner.run(cases))
         for (a, b) in zip(first["cases"] as? [NSDictionary] ?? [], second["cases"] as? [NSDictionary] ?? []) where a != b {
             Issue.record("\(a["id"] ?? "?") differs:\n\(a)\n\(b)")
         }
@@ -51,11 +54,16 @@ struct StableReportTests {
     }
 
     // The digests of each input followed by 1025 spaces (long enough to be digested), as Python's hashlib gives them.
-    @Test("the digest is SHA-256", arguments: [
-        ("", "3eaf89906b89a114e87304d01863806529f19d1910ef904e585cc0c2a3f170b9"),
-        ("abc", "73536208ad99dec771187b8f4fe3aa357b06a8c6c807dbdaa6405bad5b6e2e47"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "1c48a293985e47f4e5723c78f5af26b1dbbf06e38693824a4d5cede3ae0935de"),
-    ])
+    @Test(
+        "the digest is SHA-256",
+        arguments: [
+            ("", "3eaf89906b89a114e87304d01863806529f19d1910ef904e585cc0c2a3f170b9"),
+            ("abc", "73536208ad99dec771187b8f4fe3aa357b06a8c6c807dbdaa6405bad5b6e2e47"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "1c48a293985e47f4e5723c78f5af26b1dbbf06e38693824a4d5cede3ae0935de"
+            ),
+        ])
     func digest(input: String, expected: String) throws {
         let body = input + String(repeating: " ", count: Outcome.largeBody + 1)  // long enough to be digested
         let outcome = Outcome(kind: .success, body: body)

@@ -68,14 +68,16 @@ private struct TrackingSubject: ConformanceSubject {
 @Suite("The runner releases every stack it asked for")
 struct StackReleaseTests {
 
-    @Test("a stack and everything it holds are released once its case completes", arguments: [
-        "body.success.text",                        // no handler
-        "trust.handler.default-handling-valid",     // a trust handler that records challenges
-        "pin.mismatch.no-pin-matched",              // a pinning handler that refuses
-        "cancel.in-flight",                         // the case keeps the fetch's cancelable
-        "cancel.request-making",                    // the case keeps the pending request maker
-        "pin.reused.policy-removed",                // a handler reconfigured between two fetches
-    ])
+    @Test(
+        "a stack and everything it holds are released once its case completes",
+        arguments: [
+            "body.success.text",  // no handler
+            "trust.handler.default-handling-valid",  // a trust handler that records challenges
+            "pin.mismatch.no-pin-matched",  // a pinning handler that refuses
+            "cancel.in-flight",  // the case keeps the fetch's cancelable
+            "cancel.request-making",  // the case keeps the pending request maker
+            "pin.reused.policy-removed",  // a handler reconfigured between two fetches
+        ])
     func released(id: String) throws {
         let testCase = try #require(Catalogue.all.first { $0.id == id })
         let subject = TrackingSubject()

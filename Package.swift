@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Linux only: the reference stack and the MockServer are built on Glibc, libcurl and OpenSSL (Debian's
+// libcurl4-openssl-dev and libssl-dev). SwiftPM has no way to say so in `platforms`.
 let package = Package(
     name: "PinnedNetwork",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
         .library(name: "Reference", targets: ["Reference"]),
@@ -20,6 +21,7 @@ let package = Package(
         // MARK: C libraries and shims (never products: not API)
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
 
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
@@ -27,7 +29,7 @@ let package = Package(
 
         // MARK: The reference stack on libcurl + OpenSSL.
         .target(name: "Reference", dependencies: [
-            "NetworkCore", "CCurl", "COpenSSL", "CShims",
+            "NetworkCore", "CCurl", "COpenSSL", "CShims", "CPSL",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -45,6 +47,9 @@ let package = Package(
             "Conformance", "FoundationSubject",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // MARK: A bounded soak of the reference stack (Scripts/soak).
+        .executableTarget(name: "Soak", dependencies: ["Reference", "MockServer"]),
 
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),

@@ -1,5 +1,5 @@
 /// What the runner does with the stack during a case.
-public enum CaseAction: Sendable, Hashable {
+package enum CaseAction: Sendable, Hashable {
     /// `fetch(resource:completion:)` once.
     case fetch
     /// `fetchAndDecode` with a JSON model `{"name": String}`.
@@ -17,10 +17,19 @@ public enum CaseAction: Sendable, Hashable {
     /// Fetch, change the handler's configuration (its ``ReconfigurableChallengeHandler/reconfigure``), then
     /// fetch the same resource again on the same stack; the outcome is the second one's.
     case fetchReconfigureFetch
+    /// Fetch, wait for the failed hook, then run a second fetch of `probePath` on the same stack to its
+    /// completion, then cancel the first and watch for `retryDelay` (and a margin) that its retry never
+    /// comes. The probe is the event that proves the wait began: a stack has returned from the failed hook
+    /// and scheduled the retry before it carries another fetch through, without any sleep in the case. The
+    /// outcome is the first fetch's.
+    case cancelWhileRetryWaits(probePath: String, retryDelay: Double)
+    /// Fetch the case's resource at each of these paths, all at once on the same stack, and wait for every
+    /// fetch. The outcome is the first path's; ``Check/fetches(path:kind:count:)`` judges the others.
+    case concurrent(paths: [String])
 }
 
 /// When a case cancels its fetch.
-public enum CancelStage: String, Sendable, Hashable {
+package enum CancelStage: String, Sendable, Hashable {
     /// Right after `fetch` returns, while the request maker has not answered.
     case requestMaking
     /// Once the server has read the request (which it never answers).

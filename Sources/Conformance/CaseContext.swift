@@ -4,7 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// The shared state of one running case: what its interceptors, handler and completion record, and the
 /// signals the runner waits on.
@@ -15,12 +14,15 @@ final class CaseContext: Sendable {
         var priorityCalls: [String] = []
         var challenges: [ServerTrustChallenge] = []
         var outcomes: [Outcome] = []
+        var otherOutcomes: [(path: String, outcome: Outcome)] = []
+        var extraCompletions = 0
+        var mostCompletionsOfOneFetch = 0
         var fetchCancelable: (any Cancelable)?
         var pendingRequestHandler: Network.BaseRequestMaking<URLRequest>.Handler?
         var reconfigure: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let completionSignal = DispatchSemaphore(value: 0)
     private let failureSignal = DispatchSemaphore(value: 0)
     /// The case's server URL for a path (the request makers need it).
@@ -50,10 +52,35 @@ final class CaseContext: Sendable {
         completionSignal.signal()
     }
 
+    /// Records the outcome of a fetch besides the case's own (a probe, a concurrent fetch); it signals the
+    /// same completion the runner waits on, but is not the case's outcome.
+    func completeOther(_ outcome: Outcome, path: String) {
+        state.withLock { $0.otherOutcomes.append((path, outcome)) }
+        completionSignal.signal()
+    }
+
+    /// Wraps a fetch's completion so that only its first call gets through; later calls are only counted.
+    func once<Value: Sendable>(_ completion: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
+        let guarded = CompletionGuard(deliver: completion) { [weak self] calls in
+            self?.state.withLock {
+                $0.extraCompletions += 1
+                $0.mostCompletionsOfOneFetch = max($0.mostCompletionsOfOneFetch, calls)
+            }
+        }
+        return { guarded($0) }
+    }
+
+    /// How many times fetches completed after their first completion.
+    var extraCompletions: Int { state.withLock { $0.extraCompletions } }
+
+    /// The most completions any one fetch had (0 or 1 when every fetch behaved).
+    var mostCompletionsOfOneFetch: Int { state.withLock { $0.mostCompletionsOfOneFetch } }
+
     var hooks: [HookEvent] { state.withLock { $0.hooks } }
     var priorityCalls: [String] { state.withLock { $0.priorityCalls } }
     var challenges: [ServerTrustChallenge] { state.withLock { $0.challenges } }
     var outcomes: [Outcome] { state.withLock { $0.outcomes } }
+    var otherOutcomes: [(path: String, outcome: Outcome)] { state.withLock { $0.otherOutcomes } }
 
     // MARK: The fetch's cancelable and the pending request maker
 
@@ -76,6 +103,18 @@ final class CaseContext: Sendable {
     var reconfigure: (@Sendable () -> Void)? {
         get { state.withLock { $0.reconfigure } }
         set { state.withLock { $0.reconfigure = newValue } }
+    }
+
+    /// Drops what the case kept of the fetch (its cancelable, a pending request maker, the handler's change).
+    ///
+    /// They lead back to the stack, and the stack's challenge handler and interceptors lead back to this
+    /// context: kept past the case, that cycle would leak every stack whose case used them.
+    func endCase() {
+        state.withLock {
+            $0.fetchCancelable = nil
+            $0.pendingRequestHandler = nil
+            $0.reconfigure = nil
+        }
     }
 
     // MARK: Waiting

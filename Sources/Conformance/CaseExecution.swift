@@ -23,6 +23,13 @@ struct CaseExecution<Subject: ConformanceSubject> {
         case hang(String)
     }
 
+    /// The name a configuration error is expected by: its type and case (`PinningPolicyValidationError.invalidPins`),
+    /// or its type and description for a case without a payload.
+    static func configurationErrorName(_ error: any Error) -> String {
+        let type = String(describing: Swift.type(of: error))
+        return "\(type).\(Mirror(reflecting: error).children.first?.label ?? "\(error)")"
+    }
+
     func run() -> CaseResult {
         let started = ContinuousClock.now
         var observation = Observation()
@@ -31,7 +38,10 @@ struct CaseExecution<Subject: ConformanceSubject> {
         var mismatches: [String] = []
         do {
             observation = try execute()
-            mismatches = testCase.expected.outcome.mismatches(against: observation.outcome!)
+            mismatches = (observation.mostCompletionsOfOneFetch > 1
+                    ? ["a fetch completed \(observation.mostCompletionsOfOneFetch) times; every fetch completes exactly once (FETCH-1)"]
+                    : [])
+                + testCase.expected.outcome.mismatches(against: observation.outcome!)
                 + testCase.expected.journal.mismatches(against: observation.journal)
                 + observation.mismatches(for: testCase.expected.checks)
             verdict = mismatches.isEmpty ? .pass : .fail
@@ -51,7 +61,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         }
         let elapsed = ContinuousClock.now - started
         return CaseResult(
-            id: testCase.id, title: testCase.title, section: testCase.section, level: testCase.level,
+            id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level,
             verdict: verdict, reason: reason, mismatches: mismatches,
             expected: .init(outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
             actual: observation.outcome, completions: observation.completions, journal: observation.journal,
@@ -76,36 +86,55 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let server: MockServer
         do {
             server = try MockServer(tls: scenario.map {
-                MockServer.TLS(identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)), sessionResumption: script.sessionResumption)
+                MockServer.TLS(
+                    identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)),
+                    maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption)
             })
         } catch {
             throw Stop.harness("MockServer did not start: \(error)")
         }
         defer { server.shutdown() }
-        for response in script.responses { server.enqueue(response) }
-        if let repeating = script.repeating { server.dispatcher = MockDispatcher { _ in repeating } }
+        let dispatch = ScriptedDispatch.isNeeded(for: testCase) ? ScriptedDispatch(script: script, started: .now) : nil
+        if let dispatch {
+            server.dispatcher = dispatch.dispatcher
+        } else {
+            for response in script.responses { server.enqueue(response) }
+            if let repeating = script.repeating { server.dispatcher = MockDispatcher { _ in repeating } }
+        }
 
         let host = script.host
         let port = server.port
         let scheme = server.isTLS ? "https" : "http"
         let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
         let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
+        defer { context.endCase() }
 
-        let handler = try testCase.stack.handler.map { spec -> any AuthenticationChallengeHandler in
+        var handler: (any AuthenticationChallengeHandler)?
+        if let spec = testCase.stack.handler {
             do {
                 let made = try spec.make(fixtures)
                 context.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
-                return RecordingChallengeHandler(wrapped: made, context: context)
+                handler = RecordingChallengeHandler(wrapped: made, context: context)
+            } catch where testCase.expected.outcome.kind == .configurationError {
+                // The case is about the configuration itself: its error is the outcome, and no stack is made.
+                var observation = Observation()
+                observation.outcome = Outcome(kind: .configurationError, configurationError: Self.configurationErrorName(error), detail: "\(error)")
+                observation.journal = server.journal.map(JournalEntry.init)
+                return observation
             } catch {
                 throw Stop.harness("handler \(spec.name) could not be made: \(error)")
             }
         }
         let roots = (testCase.stack.trustedRoots ?? scenario?.trust ?? []).map(fixtures.path)
         let needsResolve = server.isTLS && host != "localhost" && host.first?.isNumber != true && !host.contains(":")
+        // The URL's spelling of the host and, when it differs, the canonical one (lower case, no trailing dot):
+        // a stack may look the override up by either.
+        let overrides = Set([host, script.canonicalHost]).sorted().map { "\($0):\(port):127.0.0.1" }
         let environment = StackEnvironment(
             authenticationChallengeHandler: handler, trustedRootFiles: roots, verificationTime: testCase.stack.verificationTime,
-            resolveOverrides: needsResolve ? ["\(host):\(port):127.0.0.1"] : [],
-            retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"))
+            resolveOverrides: needsResolve ? overrides : [],
+            retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"),
+            maximumResponseSize: testCase.stack.maximumResponseSize, resourceTimeout: testCase.stack.resourceTimeout)
         var stack: Subject.Stack?
         do {
             stack = try subject.makeStack(for: environment)
@@ -126,12 +155,26 @@ struct CaseExecution<Subject: ConformanceSubject> {
         stack.map(subject.tearDown)
         stack = nil
 
+        // The journal is read once every connection has ended (the stack is gone, so its side has closed), not
+        // while a close is still under way: who closed and how are then settled, and two runs of the same
+        // subject report the same journal. A connection still open at the deadline is reported open.
+        let settled = ContinuousClock.now + .seconds(1)
+        for record in server.journal where record.closedBy == nil {
+            let remaining = settled - .now
+            guard remaining > .zero else { break }
+            _ = try? server.waitForClose(ofConnection: record.index, timeout: remaining)
+        }
+
         var observation = Observation()
-        observation.outcome = context.outcomes.last
-        observation.completions = context.outcomes.count
+        observation.outcome = context.outcomes.last.map { $0.withStableDetail(port: port) }
+        observation.completions = context.outcomes.count + context.extraCompletions
+        observation.mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
         observation.hookLog = context.hooks
         observation.priorityCalls = context.priorityCalls
         observation.challenges = context.challenges
+        observation.otherOutcomes = context.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
+        if case .concurrent(let paths) = testCase.action, let first = paths.first { observation.outcomePath = first }
+        observation.requestArrivals = dispatch?.arrivals ?? []
         while let request = try? server.takeRequest(timeout: .zero) { taken.append(request) }
         observation.requests = taken
         observation.journal = server.journal.map(JournalEntry.init)
@@ -157,14 +200,15 @@ struct CaseExecution<Subject: ConformanceSubject> {
         func graceWait() { _ = context.waitForCompletion(until: .now() + grace) }
 
         if case .releaseStackInFlight = action {
-            stack?.fetch(resource: resource, completion: complete)
+            stack?.fetch(resource: resource, completion: context.once(complete))
             try awaitRequest()
             stack = nil  // the runner held the only reference: the stack goes away here
             try awaitCompletion("after releasing the stack")
             graceWait()
             return
         }
-        guard let current = stack else { return }
+        guard let unguarded = stack else { return }
+        let current = GuardedStack(unguarded, context: context)
 
         switch action {
         case .fetch:
@@ -230,6 +274,34 @@ struct CaseExecution<Subject: ConformanceSubject> {
             reconfigure()
             current.fetch(resource: resource, completion: complete)
             try awaitCompletion("the fetch after the change")
+
+        case .cancelWhileRetryWaits(let probePath, let retryDelay):
+            let cancelable = current.fetch(resource: resource, completion: complete)
+            context.fetchCancelable = cancelable
+            guard context.waitForFailureHook(until: deadline) else { throw Stop.hang("the first attempt never failed") }
+            let failed = DispatchTime.now()
+            let probe = ResourceBuilder.resource(for: ResourceSpec().with { $0.target = .server(probePath) }, context: context)
+            current.fetch(resource: probe) { context.completeOther(Outcome($0), path: probePath) }
+            try awaitCompletion("the probe fetch while the retry waits")
+            cancelable.cancel()
+            try awaitCompletion("after cancelling while the retry waits")
+            // Until the retry would have reached the server, plus a margin: any request now is the retry.
+            while let request = try? server.takeRequest(timeout: .zero) { taken.append(request) }
+            let watchUntil = failed + retryDelay + 0.25
+            let remaining = max(0, Double(Int64(watchUntil.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
+            if let late = try? server.takeRequest(timeout: .milliseconds(Int(remaining * 1000))) { taken.append(late) }
+            graceWait()
+
+        case .concurrent(let paths):
+            for (index, path) in paths.enumerated() {
+                let resource = ResourceBuilder.resource(for: testCase.resource.with { $0.target = .server(path) }, context: context)
+                if index == 0 {
+                    current.fetch(resource: resource, completion: complete)
+                } else {
+                    current.fetch(resource: resource) { context.completeOther(Outcome($0), path: path) }
+                }
+            }
+            for index in paths.indices { try awaitCompletion("concurrent fetch \(index + 1) of \(paths.count)") }
 
         case .sequential(let count):
             for index in 0..<count {

@@ -3,17 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// Records every hook into the case context and answers failures with scripted actions.
 final class RecordingInterceptor: URLSessionResourceInterceptor {
     let name: String
-    let actions: Mutex<[Retry.Action]>
+    let actions: Locked<[Retry.Action]>
     let context: CaseContext
 
     init(name: String, actions: [Retry.Action], context: CaseContext) {
         self.name = name
-        self.actions = Mutex(actions)
+        self.actions = Locked(actions)
         self.context = context
     }
 
@@ -84,7 +83,7 @@ struct CancellingInterceptor: URLSessionResourceInterceptor {
 /// An authenticator from an ``AuthenticatorSpec``.
 final class SpecAuthenticator: URLRequestAuthenticator, URLSessionResourceInterceptor {
     private let spec: AuthenticatorSpec
-    private let refreshed = Mutex(false)
+    private let refreshed = Locked(false)
 
     init(_ spec: AuthenticatorSpec) { self.spec = spec }
 

@@ -22,8 +22,8 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var id: String
     /// What the case checks.
     public var title: String
-    /// The spec section.
-    public var section: String
+    /// The rules of `docs/spec` the case checks.
+    public var rules: [String]
     /// MUST or SHOULD.
     public var level: ConformanceLevel
     /// The verdict.
@@ -42,16 +42,18 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var journal: [JournalEntry]
     /// The case's wall time, in milliseconds.
     public var durationMilliseconds: Double
+    /// Each run's verdict, in order, when the case was run more than once (`--repeat`); `nil` otherwise.
+    public var repeatVerdicts: [Verdict]?
 
     /// Creates a result (the runner does; tests and tools may build their own).
     public init(
-        id: String, title: String, section: String, level: ConformanceLevel, verdict: Verdict, reason: String?,
+        id: String, title: String, rules: [String], level: ConformanceLevel, verdict: Verdict, reason: String?,
         mismatches: [String], expected: Expected, actual: Outcome?, completions: Int, journal: [JournalEntry],
         durationMilliseconds: Double
     ) {
         self.id = id
         self.title = title
-        self.section = section
+        self.rules = rules
         self.level = level
         self.verdict = verdict
         self.reason = reason

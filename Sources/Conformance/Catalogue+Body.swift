@@ -9,97 +9,103 @@ extension Catalogue {
         var cases: [ConformanceCase] = [
             ConformanceCase(
                 id: "body.success.text", title: "a 200 with a body succeeds with exactly that body",
-                section: "alicerce-behaviour §1.6 C", explanation: "The simplest fetch: the payload arrives unchanged.",
+                rules: ["FETCH-6"], explanation: "The simplest fetch: the payload arrives unchanged.",
                 server: .plain(ok("hello, conformance")),
                 expected: Expectation(success("hello, conformance"), journal: JournalExpectation(connections: 1, requests: 1))),
             ConformanceCase(
                 id: "body.success.tls", title: "a 200 over TLS to a valid chain succeeds",
-                section: "network.md URLSessionNetworkStack", explanation: "The same fetch over HTTPS, with the fixture root trusted.",
+                rules: ["FETCH-6", "TRUST-1"], explanation: "The same fetch over HTTPS, with the fixture root trusted.",
                 server: .tls("valid-ec256", ok("secure")),
                 expected: Expectation(success("secure"), journal: JournalExpectation(connections: 1, requests: 1))),
             ConformanceCase(
                 id: "body.no-content.204", title: "a 204 succeeds with empty data",
-                section: "spec decision 3; alicerce-behaviour §1.6 D", explanation: "204 No Content has no body by definition: success with empty Data, never noData.",
+                rules: ["FETCH-7"], explanation: "204 No Content has no body by definition: success with empty Data, never noData.",
                 server: .plain(status(204)), expected: Expectation(success("", status: 204))),
             ConformanceCase(
                 id: "body.no-content.205", title: "a 205 succeeds with empty data",
-                section: "spec decision 3; alicerce-behaviour §1.6 D", explanation: "205 Reset Content has no body: success with empty Data.",
+                rules: ["FETCH-7"], explanation: "205 Reset Content has no body: success with empty Data.",
                 server: .plain(status(205)), expected: Expectation(success("", status: 205))),
             ConformanceCase(
-                id: "body.head.empty-success", title: "a HEAD answered 200 succeeds with empty data", section: "spec decision 3", level: .should,
+                id: "body.head.empty-success", title: "a HEAD answered 200 succeeds with empty data", rules: ["FETCH-10", "HTTP-1"], level: .should,
                 explanation: "A HEAD response never has a body, so it is not unexpectedly empty.",
                 server: .plain(MockResponse(status: 200, headers: ["Content-Length": "42"])), resource: ResourceSpec().with { $0.method = "HEAD" },
                 expected: Expectation(success("", status: 200), checks: [.requestMethod(index: 0, method: "HEAD")])),
             ConformanceCase(
                 id: "body.chunked", title: "a chunked body is reassembled",
-                section: "alicerce-behaviour §1.6 C", explanation: "Transfer-Encoding: chunked in 3-byte chunks: the payload is the de-chunked body.",
+                rules: ["FETCH-6", "HTTP-6"], explanation: "Transfer-Encoding: chunked in 3-byte chunks: the payload is the de-chunked body.",
                 server: .plain(MockResponse(status: 200, body: Data("chunked payload".utf8), chunked: [3])),
                 expected: Expectation(success("chunked payload"))),
             ConformanceCase(
                 id: "body.large", title: "a 1 MiB body arrives whole",
-                section: "alicerce-behaviour §1.6 C", explanation: "A large payload must not be truncated.",
+                rules: ["HTTP-6"], explanation: "A large payload must not be truncated.",
                 server: .plain(MockResponse(status: 200, body: Data(String(repeating: "0123456789abcdef", count: 65_536).utf8))),
                 expected: Expectation(success(String(repeating: "0123456789abcdef", count: 65_536)))),
             ConformanceCase(
                 id: "body.slow", title: "a body sent slowly, within the timeout, succeeds",
-                section: "alicerce-behaviour §1.6 C", explanation: "The server writes 64 bytes every 10 ms: slow but steady progress is not a timeout.",
+                rules: ["HTTP-6", "HTTP-7"], explanation: "The server writes 64 bytes every 10 ms: slow but steady progress is not a timeout.",
                 server: .plain(MockResponse(status: 200, body: Data(String(repeating: "s", count: 512).utf8), throttle: .init(bytes: 64, per: .milliseconds(10)))),
                 expected: Expectation(success(String(repeating: "s", count: 512)))),
             ConformanceCase(
                 id: "body.head-delay", title: "a response that starts late, within the timeout, succeeds",
-                section: "alicerce-behaviour §1.6 C", explanation: "The server waits 300 ms before the status line; the request's timeout is 5 s.",
+                rules: ["HTTP-7"], explanation: "The server waits 300 ms before the status line; the request's timeout is 5 s.",
                 server: .plain(MockResponse(status: 200, body: Data("late".utf8), headDelay: .milliseconds(300))),
                 expected: Expectation(success("late"))),
             ConformanceCase(
                 id: "body.request-body-sent", title: "a POST sends its body and method",
-                section: "network.md HTTPResourceEndpoint", explanation: "The request's method and body reach the server unchanged.",
+                rules: ["HTTP-1", "HTTP-2", "HTTP-3"], explanation: "The request's method and body reach the server unchanged.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.method = "POST"; $0.body = Data(#"{"a":1}"#.utf8); $0.headers = ["Content-Type": "application/json"] },
                 expected: Expectation(success(), checks: [.requestMethod(index: 0, method: "POST"), .requestBody(index: 0, body: #"{"a":1}"#), .requestHeader(index: 0, name: "Content-Type", value: "application/json")])),
             ConformanceCase(
                 id: "body.query-preserved", title: "the path and query reach the server unchanged",
-                section: "network.md HTTPResourceEndpoint", explanation: "The request-target is the URL's path and query.",
+                rules: ["HTTP-4"], explanation: "The request-target is the URL's path and query.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.target = .server("/items/42?sort=asc&page=2") },
                 expected: Expectation(success(), checks: [.requestPath(index: 0, path: "/items/42?sort=asc&page=2")])),
             ConformanceCase(
                 id: "body.headers-sent", title: "request headers reach the server",
-                section: "network.md HTTPResourceEndpoint", explanation: "Headers set on the request are sent as set.",
+                rules: ["HTTP-3"], explanation: "Headers set on the request are sent as set.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.headers = ["Accept": "application/vnd.test+json", "X-Trace": "abc123"] },
                 expected: Expectation(success(), checks: [.requestHeader(index: 0, name: "Accept", value: "application/vnd.test+json"), .requestHeader(index: 0, name: "X-Trace", value: "abc123")])),
             ConformanceCase(
-                id: "body.redirect-followed", title: "a 302 with Location is followed, as URLSession does", section: "network.md URLSessionNetworkStack", level: .should,
+                id: "body.redirect-followed", title: "a 302 with Location is followed, as URLSession does", rules: ["HTTP-9"], level: .should,
                 explanation: "URLSession follows redirects by default; a stack standing in for it should too.",
                 server: .plain(MockResponse(status: 302, headers: ["Location": "/moved"]), ok("moved")),
                 expected: Expectation(success("moved"), journal: .requests(2), checks: [.requestPath(index: 1, path: "/moved")])),
             ConformanceCase(
+                id: "body.redirect-https-to-http-refused", title: "a redirect from HTTPS to plain HTTP is refused with unsupportedURL",
+                rules: ["HTTP-11"],
+                explanation: "An HTTPS 302 to http://127.0.0.1:1/landing: leaving TLS is refused, url(unsupportedURL). A stack that follows it meets a closed port (cannotConnectToHost) instead.",
+                server: .tls("valid-ec256", MockResponse(status: 302, headers: ["Location": "http://127.0.0.1:1/landing"])),
+                expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
+            ConformanceCase(
                 id: "body.async-fetch", title: "the async fetch returns the value",
-                section: "NetworkStack async extension", explanation: "fetch(resource:) async returns the same value the completion would get.",
+                rules: ["FETCH-13"], explanation: "fetch(resource:) async returns the same value the completion would get.",
                 server: .plain(ok("async")), action: .fetchAsync, expected: Expectation(success("async"))),
             ConformanceCase(
-                id: "body.keep-alive-reuse", title: "sequential fetches reuse one connection", section: "network.md URLSessionNetworkStack", level: .should,
+                id: "body.keep-alive-reuse", title: "sequential fetches reuse one connection", rules: ["HTTP-12"], level: .should,
                 explanation: "Three fetches one after the other on a keep-alive server need one connection.",
                 server: .plain(ok("1"), ok("2"), ok("3")), action: .sequential(3),
                 expected: Expectation(success("3"), journal: JournalExpectation(connections: 1, requests: 3), checks: [.completions(3)])),
             ConformanceCase(
                 id: "body.decode.success", title: "fetchAndDecode decodes the model",
-                section: "alicerce-behaviour §1.9", explanation: "A JSON body decoded by ModelDecoding.json.",
+                rules: ["FETCH-14"], explanation: "A JSON body decoded by ModelDecoding.json.",
                 server: .plain(ok(#"{"name":"Alicerce"}"#)), action: .fetchAndDecode, expected: Expectation(success("Alicerce"))),
             ConformanceCase(
                 id: "body.decode.failure", title: "a body that does not decode gives decode",
-                section: "alicerce-behaviour §1.9; FetchAndDecodeError", explanation: "A JSON body without the model's field: FetchAndDecodeError.decode.",
+                rules: ["FETCH-15"], explanation: "A JSON body without the model's field: FetchAndDecodeError.decode.",
                 server: .plain(ok("{}")), action: .fetchAndDecode, expected: Expectation(Outcome(kind: .decodeFailure))),
             ConformanceCase(
-                id: "body.decode.no-content", title: "decoding a 204 fails with decode", section: "alicerce-behaviour §1.9", level: .should,
+                id: "body.decode.no-content", title: "decoding a 204 fails with decode", rules: ["FETCH-17"], level: .should,
                 explanation: "A 204 succeeds with empty data, which JSONDecoder cannot decode: .decode, not .fetch.",
                 server: .plain(status(204)), action: .fetchAndDecode, expected: Expectation(Outcome(kind: .decodeFailure))),
             ConformanceCase(
                 id: "body.decode.fetch-error", title: "a fetch error passes through fetchAndDecode as fetch",
-                section: "alicerce-behaviour §1.9", explanation: "A 500: FetchAndDecodeError.fetch(.http(500)).",
+                rules: ["FETCH-16"], explanation: "A 500: FetchAndDecodeError.fetch(.http(500)).",
                 server: .plain(status(500)), action: .fetchAndDecode, expected: Expectation(Outcome(kind: .http, status: 500))),
         ]
         for method in ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] {
             cases.append(ConformanceCase(
                 id: "body.method.\(method.lowercased())", title: "a \(method) request is sent as \(method)",
-                section: "HTTP.Method", explanation: "The request method reaches the server unchanged.",
+                rules: ["HTTP-1"], explanation: "The request method reaches the server unchanged.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.method = method; if method != "GET" { $0.body = Data("m".utf8) } },
                 expected: Expectation(success(), checks: [.requestMethod(index: 0, method: method)])))
         }

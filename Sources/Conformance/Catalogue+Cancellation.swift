@@ -4,58 +4,75 @@ import NetworkCore
 
 extension Catalogue {
 
-    /// Cancellation at each stage completes exactly once with cancelled (spec decisions 1 and 2).
+    /// Cancellation at each stage completes exactly once with cancelled.
     static var cancellation: [ConformanceCase] {
-        let section = "spec decision 1; alicerce-behaviour §1.7"
         return [
             ConformanceCase(
                 id: "cancel.request-making", title: "cancelling while request making is pending completes with cancelled, and nothing is sent later",
-                section: section, explanation: "The request maker never answers; the caller cancels: .cancelled at once. The maker then answers late: nothing is sent and the completion does not run again.",
+                rules: ["CANCEL-1", "CANCEL-2"], explanation: "The request maker never answers; the caller cancels: .cancelled at once. The maker then answers late: nothing is sent and the completion does not run again.",
                 server: .plain(), resource: ResourceSpec().with { $0.requestMaking = .pending }, action: .cancel(.requestMaking),
                 expected: Expectation(Outcome(kind: .cancelled), journal: JournalExpectation(requests: 0), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.in-flight", title: "cancelling while the request is in flight completes with cancelled",
-                section: section, explanation: "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once.",
+                rules: ["CANCEL-1", "CANCEL-3"], explanation: "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once.",
                 server: .plain(.fault(.stallAfterRequest)), action: .cancel(.inFlight),
                 expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.in-flight.tls", title: "cancelling an HTTPS request in flight completes with cancelled",
-                section: section, explanation: "As cancel.in-flight, over TLS.",
+                rules: ["CANCEL-3"], explanation: "As cancel.in-flight, over TLS.",
                 server: .tls("valid-ec256", .fault(.stallAfterRequest)), action: .cancel(.inFlight),
                 expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.in-flight.with-retry-policy", title: "cancelling in flight is not retried",
-                section: section, explanation: "With maxRetries(3), cancelling in flight still completes with .cancelled after one request.",
+                rules: ["CANCEL-3"], explanation: "With maxRetries(3), cancelling in flight still completes with .cancelled after one request.",
                 server: .plain(.fault(.stallAfterRequest)), resource: .intercepted(.policy(.maxRetries(3))), action: .cancel(.inFlight),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.retry-delay", title: "cancelling while a delayed retry waits completes with cancelled",
-                section: section, explanation: "A 503 answered retryAfter(30); the caller cancels during the wait: .cancelled at once (the original never called the completion), and no second request.",
+                rules: ["CANCEL-1", "CANCEL-4"], explanation: "A 503 answered retryAfter(30); the caller cancels during the wait: .cancelled at once (the original never called the completion), and no second request.",
                 server: .plain(status(503)), resource: .intercepted(.recorder("a", actions: [.retryAfter(30)])), action: .cancel(.retryDelay),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
             ConformanceCase(
+                id: "cancel.retry-waiting.retry-after", title: "cancelling once a delayed retry is known to wait completes with cancelled, and the retry never comes",
+                rules: ["CANCEL-4", "CANCEL-1"],
+                explanation: "A 503 answered retryAfter(1). After the failed hook, a second fetch on the same stack runs to completion, which proves the stack left the hook and began the wait; then the first fetch is cancelled: .cancelled exactly once, and until the delay has passed no retry reaches the server (the probe is the only other request). The delay leaves the probe a second to complete on a loaded machine.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a", actions: [.retryAfter(1)])),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
+                expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
+                    .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
+                ])),
+            ConformanceCase(
+                id: "cancel.retry-waiting.backoff", title: "cancelling while a backoff's delay waits completes with cancelled, and the retry never comes",
+                rules: ["CANCEL-4", "CANCEL-1"],
+                explanation: "As cancel.retry-waiting.retry-after, with the delay from constant(1, maxRetries(3)) behind a recording interceptor.",
+                server: .plain(status(503), ok("probe")), resource: .intercepted(.recorder("a"), .policy(.constant(delay: 1, until: .maxRetries(3)))),
+                action: .cancelWhileRetryWaits(probePath: "/probe", retryDelay: 1),
+                expected: Expectation(Outcome(kind: .cancelled), journal: .requests(2), checks: [
+                    .completions(1), .fetches(path: "/probe", kind: .success, count: 1), .requestPath(index: 1, path: "/probe"),
+                ])),
+            ConformanceCase(
                 id: "cancel.before-retry.retry", title: "cancelled before an immediate retry is scheduled: cancelled",
-                section: section, explanation: "The failed hook cancels the fetch, then answers retry: .cancelled, no second request.",
+                rules: ["CANCEL-5"], explanation: "The failed hook cancels the fetch, then answers retry: .cancelled, no second request.",
                 server: .plain(status(500), ok()), resource: .intercepted(.cancelFetchOnFailure(then: .retry)),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.before-retry.retry-after", title: "cancelled before a delayed retry is scheduled: cancelled",
-                section: section, explanation: "The failed hook cancels the fetch, then answers retryAfter(1/64): .cancelled, no second request.",
+                rules: ["CANCEL-5"], explanation: "The failed hook cancels the fetch, then answers retryAfter(1/64): .cancelled, no second request.",
                 server: .plain(status(500), ok()), resource: .intercepted(.cancelFetchOnFailure(then: .retryAfter(1.0 / 64))),
                 expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.after-completion", title: "cancelling after the completion ran does nothing",
-                section: section, explanation: "A 200 completes; a later cancel must not call the completion again.",
+                rules: ["CANCEL-6", "FETCH-1"], explanation: "A 200 completes; a later cancel must not call the completion again.",
                 server: .plain(ok()), action: .cancel(.afterCompletion),
                 expected: Expectation(success(), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.async-task", title: "cancelling the Swift task of an async fetch cancels the fetch",
-                section: "spec decision 1; NetworkStack async extension", explanation: "The task awaiting fetch(resource:) is cancelled while in flight: it throws .cancelled.",
+                rules: ["CANCEL-7"], explanation: "The task awaiting fetch(resource:) is cancelled while in flight: it throws .cancelled.",
                 server: .plain(.fault(.stallAfterRequest)), action: .cancelAsyncTask,
                 expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
             ConformanceCase(
                 id: "cancel.stack-released", title: "releasing the stack mid-flight completes the fetch with cancelled",
-                section: "spec decision 2", explanation: "The last reference to the stack goes away while the server holds the request: the fetch completes exactly once with .cancelled.",
+                rules: ["CANCEL-8", "FETCH-1"], explanation: "The last reference to the stack goes away while the server holds the request: the fetch completes exactly once with .cancelled.",
                 server: .plain(.fault(.stallAfterRequest)), action: .releaseStackInFlight,
                 expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
         ]

@@ -12,7 +12,7 @@ extension Catalogue {
     /// scenarios served by the MockServer, a ``HandlerSpec`` whose factory builds the handler from the
     /// fixture catalogue's pins, and the expected outcome. A refusal is `url(serverCertificateUntrusted)`
     /// with the handler's reason, and the server's journal shows no request and no application byte
-    /// (decision 10).
+    /// .
     static var pinning: [ConformanceCase] {
         keyTypes + chainPositions + backupPins + policySelection + expiry + subdomains + bypasses + pinningTrustManager
     }
@@ -21,7 +21,7 @@ extension Catalogue {
     static let unknownPin = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
     /// The `URLError` code of a handler's refusal with this reason: a chain refused for its dates says so with
-    /// the date codes, as standard validation does (spec decision 4); any other refusal is untrusted.
+    /// the date codes, as standard validation does (ERR-13); any other refusal is untrusted.
     static func refusalCode(_ reason: String) -> Int {
         switch reason {
         case "chainNotTrusted(expired)": URLError.Code.serverCertificateHasBadDate.rawValue
@@ -40,7 +40,7 @@ extension Catalogue {
 
     /// A pinning case: the scenario's server answers `ok`, the stack has the handler.
     static func pinCase(
-        _ id: String, _ title: String, section: String, explanation: String, scenario: String = "valid-ec256",
+        _ id: String, _ title: String, rules: [String], explanation: String, scenario: String = "valid-ec256",
         host: String = "localhost", trustedRoots: [String]? = nil, handler: HandlerSpec, verificationTime: Date? = nil,
         _ verdict: PinVerdict, checks: [Check] = []
     ) -> ConformanceCase {
@@ -56,7 +56,7 @@ extension Catalogue {
                 journal: JournalExpectation(requests: 0, noApplicationBytes: true), checks: checks)
         }
         return ConformanceCase(
-            id: id, title: title, section: section, explanation: explanation, requires: requires,
+            id: id, title: title, rules: rules, explanation: explanation, requires: requires,
             server: .tls(scenario, host: host, ok()),
             stack: StackSetup(trustedRoots: trustedRoots, handler: handler, verificationTime: verificationTime),
             expected: expected)
@@ -79,7 +79,7 @@ extension Catalogue {
 
     // MARK: Where the pin is
 
-    /// Every key type (decision 7), pinned on the leaf, the intermediate and the root the server never sends.
+    /// Every key type, pinned on the leaf, the intermediate and the root the server never sends.
     private static var keyTypes: [ConformanceCase] {
         let types = ["ec256", "ec384", "ec521", "rsa2048", "rsa3072", "rsa4096", "ed25519"]
         var cases: [ConformanceCase] = []
@@ -91,7 +91,7 @@ extension Catalogue {
             ] {
                 cases.append(pinCase(
                     "pin.key.\(type).\(name)", "a pin on \(what) of an all-\(type) chain matches",
-                    section: "spec decisions 7 and 8; alicerce-behaviour §4.6",
+                    rules: ["PIN-1", "PIN-2"],
                     explanation: "\(scenario) with a policy for localhost pinning \(what) and the spare backup key: SPKI hashes work for every key type, and the verified chain includes the anchor.",
                     scenario: scenario,
                     handler: .evaluator("pin \(scenario) \(role) + backup") { try localhost([try $0.pin(scenario, role), try $0.backupPin()]) },
@@ -102,34 +102,34 @@ extension Catalogue {
     }
 
     private static var chainPositions: [ConformanceCase] {
-        let section = "spec decision 8; network.md SSL/TLS pinning"
+        let rules = ["PIN-2"]
         return [
             pinCase(
                 "pin.intermediate.root-not-served", "a pin on root A matches although the server does not send it",
-                section: section, explanation: "valid-ec256 serves leaf + intermediate; the verified chain ends at root A, which carries the only pin (and the backup).",
+                rules: rules, explanation: "valid-ec256 serves leaf + intermediate; the verified chain ends at root A, which carries the only pin (and the backup).",
                 handler: .evaluator("pin root A + backup") { try localhost([try $0.pin("valid-ec256", "root"), try $0.backupPin()]) }, .accepted),
             pinCase(
                 "pin.intermediate.upper-of-two", "a pin on the upper of two intermediates matches",
-                section: section, explanation: "valid-two-intermediates: root A → intermediate-1 → intermediate-2 → leaf; intermediate-1 is pinned.",
+                rules: rules, explanation: "valid-two-intermediates: root A → intermediate-1 → intermediate-2 → leaf; intermediate-1 is pinned.",
                 scenario: "valid-two-intermediates",
                 handler: .evaluator("pin intermediate-1") { try localhost([try $0.pin("valid-two-intermediates", "intermediate-1"), try $0.backupPin()]) }, .accepted),
             pinCase(
                 "pin.intermediate.served-out-of-order", "a pinned intermediate served out of order still matches the verified chain",
-                section: section, explanation: "out-of-order serves intermediate-1 before intermediate-2; the verifier reorders, and intermediate-2 is on the verified path.",
+                rules: rules, explanation: "out-of-order serves intermediate-1 before intermediate-2; the verifier reorders, and intermediate-2 is on the verified path.",
                 scenario: "out-of-order",
                 handler: .evaluator("pin intermediate-2") { try localhost([try $0.pin("out-of-order", "intermediate-2"), try $0.backupPin()]) }, .accepted),
             pinCase(
                 "pin.root.no-intermediate", "a pin on the root of a leaf signed directly by it matches",
-                section: section, explanation: "valid-no-intermediate: root A signs the leaf; root A is pinned.",
+                rules: rules, explanation: "valid-no-intermediate: root A signs the leaf; root A is pinned.",
                 scenario: "valid-no-intermediate",
                 handler: .evaluator("pin root A") { try localhost([try $0.pin("valid-no-intermediate", "root"), try $0.backupPin()]) }, .accepted),
             pinCase(
                 "pin.order.root-to-leaf", "checking root to leaf finds a leaf pin too",
-                section: "alicerce-behaviour §4.3", explanation: "certificateCheckingOrder rootToLeaf with only the leaf pinned: the order changes the search, never the verdict.",
+                rules: ["PIN-5"], explanation: "certificateCheckingOrder rootToLeaf with only the leaf pinned: the order changes the search, never the verdict.",
                 handler: .evaluator("pin leaf, rootToLeaf", order: .rootToLeaf) { try localhost([try $0.pin("valid-ec256", "leaf"), try $0.backupPin()]) }, .accepted),
             pinCase(
                 "pin.mismatch.no-pin-matched", "a chain with none of the pins is refused with noPinMatched, leaking no request byte",
-                section: "alicerce-behaviour §4.6, §4.9; spec decision 10",
+                rules: ["PIN-6", "TRUST-3"],
                 explanation: "A policy for localhost pinning an unknown key and the backup: the verified chain has neither pin.",
                 handler: .evaluator("pin unknown + backup") { try localhost([unknownPin, try $0.backupPin()]) }, .refused("noPinMatched"),
                 checks: [.challenges(1)]),
@@ -137,16 +137,16 @@ extension Catalogue {
     }
 
     private static var backupPins: [ConformanceCase] {
-        let section = "alicerce-behaviour §4.1; RFC 7469 §4.3; docs/pinning.md"
+        let rules = ["PIN-13"]
         return [
             pinCase(
                 "pin.backup.only-backup-refused", "a policy whose only matching candidate is the backup key refuses the server",
-                section: section, explanation: "enforceBackupPin with two pins that are both kept out of the chain (the spare key and an unknown one): the backup never matches a served chain.",
+                rules: rules, explanation: "enforceBackupPin with two pins that are both kept out of the chain (the spare key and an unknown one): the backup never matches a served chain.",
                 handler: .evaluator("backup + unknown, enforced") { [try policy("localhost", [try $0.backupPin(), unknownPin], enforceBackupPin: true)] },
                 .refused("noPinMatched")),
             pinCase(
                 "pin.backup.chain-pin-and-backup", "a chain pin plus a backup pin, with the backup enforced, accepts the server",
-                section: section, explanation: "enforceBackupPin with the intermediate's pin and the spare key's: the intermediate matches.",
+                rules: rules, explanation: "enforceBackupPin with the intermediate's pin and the spare key's: the intermediate matches.",
                 handler: .evaluator("intermediate + backup, enforced") {
                     [try policy("localhost", [try $0.pin("valid-ec256", "intermediate-1"), try $0.backupPin()], enforceBackupPin: true)]
                 }, .accepted),
@@ -156,26 +156,25 @@ extension Catalogue {
     // MARK: Which policy applies
 
     private static var policySelection: [ConformanceCase] {
-        let section = "alicerce-behaviour §4.4, §4.9; spec decision 6"
-        return [
+                return [
             pinCase(
                 "pin.not-pinned.allowed", "a host no policy covers gets standard validation when allowNotPinnedDomains",
-                section: section, explanation: "A policy for other.example.test only, allowNotPinnedDomains: localhost is not pinned, standard validation passes.",
+                rules: ["PIN-11"], explanation: "A policy for other.example.test only, allowNotPinnedDomains: localhost is not pinned, standard validation passes.",
                 handler: .evaluator("other host only", allowNotPinnedDomains: true) { [try policy("other.example.test", [unknownPin, try $0.backupPin()])] },
                 .accepted),
             pinCase(
                 "pin.not-pinned.refused", "a host no policy covers is refused with noPolicyForHost by default",
-                section: section, explanation: "A policy for other.example.test only, allowNotPinnedDomains false (the default): localhost is refused.",
+                rules: ["PIN-11"], explanation: "A policy for other.example.test only, allowNotPinnedDomains false (the default): localhost is refused.",
                 handler: .evaluator("other host only") { [try policy("other.example.test", [try $0.pin("valid-ec256", "intermediate-1"), try $0.backupPin()])] },
                 .refused("noPolicyForHost")),
             pinCase(
                 "pin.host.case-and-trailing-dot", "a policy written LocalHost. covers localhost",
-                section: "spec decision 5", explanation: "Host names compare case-insensitively and ignore one trailing dot: the policy applies (its unknown pins refuse the server).",
+                rules: ["PIN-7"], explanation: "Host names compare case-insensitively and ignore one trailing dot: the policy applies (its unknown pins refuse the server).",
                 handler: .evaluator("LocalHost. unknown pins", allowNotPinnedDomains: true) { [try policy("LocalHost.", [unknownPin, try $0.backupPin()])] },
                 .refused("noPinMatched")),
             pinCase(
                 "pin.overlap.exact-beats-parent-refuses", "the exact domain's policy wins over a covering parent policy, even when only the parent's pins match",
-                section: section, explanation: "wildcard (api.example.test): example.test with includeSubdomains pins the intermediate; api.example.test pins an unknown key. The exact policy decides: noPinMatched.",
+                rules: ["PIN-9"], explanation: "wildcard (api.example.test): example.test with includeSubdomains pins the intermediate; api.example.test pins an unknown key. The exact policy decides: noPinMatched.",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("example.test/* matching, api.example.test not") {
                     [try policy("example.test", subdomains: true, [try $0.pin("wildcard", "intermediate-1"), try $0.backupPin()]),
@@ -183,7 +182,7 @@ extension Catalogue {
                 }, .refused("noPinMatched")),
             pinCase(
                 "pin.overlap.exact-beats-parent-accepts", "the exact domain's policy wins whatever the order policies are given in",
-                section: section, explanation: "wildcard (api.example.test): api.example.test pins the intermediate, listed after example.test/* which pins an unknown key: accepted.",
+                rules: ["PIN-9"], explanation: "wildcard (api.example.test): api.example.test pins the intermediate, listed after example.test/* which pins an unknown key: accepted.",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("api.example.test matching, example.test/* not") {
                     [try policy("example.test", subdomains: true, [unknownPin, try $0.backupPin()]),
@@ -193,60 +192,60 @@ extension Catalogue {
     }
 
     private static var expiry: [ConformanceCase] {
-        let section = "alicerce-behaviour §4.4, §4.9; spec decision 11"
+        let rules = ["PIN-12", "TRUST-7"]
         let expiration = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01, before the certificates end (2120)
         let later = Date(timeIntervalSince1970: 4_418_064_000)  // 2110
         let earlier = Date(timeIntervalSince1970: 3_786_825_600)  // 2090
         return [
             pinCase(
                 "pin.expired.allowed", "an expired policy falls back to standard validation when allowExpiredDomainPolicies (the default)",
-                section: section, explanation: "The policy expires in 2100 and pins an unknown key; checked in 2110 it no longer applies, and the chain is valid then.",
+                rules: rules, explanation: "The policy expires in 2100 and pins an unknown key; checked in 2110 it no longer applies, and the chain is valid then.",
                 handler: .evaluator("unknown pins, expires 2100") { [try policy("localhost", expires: expiration, [unknownPin, try $0.backupPin()])] },
                 verificationTime: later, .accepted),
             pinCase(
                 "pin.expired.refused", "an expired policy refuses with policyExpired when allowExpiredDomainPolicies is false",
-                section: section, explanation: "The policy expires in 2100 and pins the intermediate; checked in 2110 it has expired and expiry is not allowed: refused even though the pin matches.",
+                rules: rules, explanation: "The policy expires in 2100 and pins the intermediate; checked in 2110 it has expired and expiry is not allowed: refused even though the pin matches.",
                 handler: .evaluator("intermediate pin, expires 2100", allowExpiredDomainPolicies: false) {
                     [try policy("localhost", expires: expiration, [try $0.pin("valid-ec256", "intermediate-1"), try $0.backupPin()])]
                 }, verificationTime: later, .refused("policyExpired")),
             pinCase(
                 "pin.expired.not-yet", "a policy before its expiration date is enforced",
-                section: section, explanation: "The policy expires in 2100 and pins an unknown key; checked in 2090 it applies: noPinMatched.",
+                rules: rules, explanation: "The policy expires in 2100 and pins an unknown key; checked in 2090 it applies: noPinMatched.",
                 handler: .evaluator("unknown pins, expires 2100") { [try policy("localhost", expires: expiration, [unknownPin, try $0.backupPin()])] },
                 verificationTime: earlier, .refused("noPinMatched")),
         ]
     }
 
     private static var subdomains: [ConformanceCase] {
-        let section = "spec decision 5; alicerce-behaviour §4.5"
+        let rules = ["PIN-8"]
         return [
             pinCase(
                 "pin.subdomains.subdomain-covered", "includeSubdomains covers a subdomain",
-                section: section, explanation: "wildcard (api.example.test) against example.test with includeSubdomains pinning the intermediate: accepted.",
+                rules: rules, explanation: "wildcard (api.example.test) against example.test with includeSubdomains pinning the intermediate: accepted.",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("example.test/* intermediate") { [try policy("example.test", subdomains: true, [try $0.pin("wildcard", "intermediate-1"), try $0.backupPin()])] },
                 .accepted),
             pinCase(
                 "pin.subdomains.subdomain-enforced", "includeSubdomains enforces the parent's pins on a subdomain",
-                section: section, explanation: "wildcard (api.example.test) against example.test with includeSubdomains pinning an unknown key, unpinned hosts allowed: the policy covers the host and refuses it.",
+                rules: rules, explanation: "wildcard (api.example.test) against example.test with includeSubdomains pinning an unknown key, unpinned hosts allowed: the policy covers the host and refuses it.",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("example.test/* unknown", allowNotPinnedDomains: true) { [try policy("example.test", subdomains: true, [unknownPin, try $0.backupPin()])] },
                 .refused("noPinMatched")),
             pinCase(
                 "pin.subdomains.not-included", "without includeSubdomains a policy covers its domain only",
-                section: section, explanation: "wildcard (api.example.test) against example.test without includeSubdomains: no policy covers the host.",
+                rules: rules, explanation: "wildcard (api.example.test) against example.test without includeSubdomains: no policy covers the host.",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("example.test only") { [try policy("example.test", [try $0.pin("wildcard", "intermediate-1"), try $0.backupPin()])] },
                 .refused("noPolicyForHost")),
             pinCase(
                 "pin.subdomains.look-alike", "a look-alike suffix that is not on a label boundary is not covered",
-                section: section, explanation: "wildcard (api.example.test) against pi.example.test with includeSubdomains (and a matching pin): api.example.test ends with the text \"pi.example.test\" but is not a subdomain of it, so no policy covers the host (xexample.test-style look-alike).",
+                rules: rules, explanation: "wildcard (api.example.test) against pi.example.test with includeSubdomains (and a matching pin): api.example.test ends with the text \"pi.example.test\" but is not a subdomain of it, so no policy covers the host (xexample.test-style look-alike).",
                 scenario: "wildcard", host: "api.example.test",
                 handler: .evaluator("pi.example.test/*") { [try policy("pi.example.test", subdomains: true, [try $0.pin("wildcard", "intermediate-1"), try $0.backupPin()])] },
                 .refused("noPolicyForHost")),
             pinCase(
                 "pin.subdomains.parent-not-covered", "a policy never covers a parent of its domain",
-                section: section, explanation: "multi-host (a.example.test) against x.a.example.test with includeSubdomains (and a matching pin): a.example.test is its parent, never covered (Alicerce matched parents).",
+                rules: rules, explanation: "multi-host (a.example.test) against x.a.example.test with includeSubdomains (and a matching pin): a.example.test is its parent, never covered (Alicerce matched parents).",
                 scenario: "multi-host", host: "a.example.test",
                 handler: .evaluator("x.a.example.test/*") { [try policy("x.a.example.test", subdomains: true, [try $0.pin("multi-host", "intermediate-1"), try $0.backupPin()])] },
                 .refused("noPolicyForHost")),
@@ -256,32 +255,32 @@ extension Catalogue {
     // MARK: Bypasses that must fail
 
     private static var bypasses: [ConformanceCase] {
-        let section = "spec decision 8; alicerce-behaviour §4.6"
+        let rules = ["PIN-3"]
         let fixtures = try? FixtureCatalogue.locate()
         let rescue = "Pins add to standard validation and never replace it: every pin of the served chain is configured, and the chain failure still refuses."
         var cases = [
             pinCase(
                 "pin.attacker.ca-refused", "a chain to another trusted root is refused when root A's chain is pinned",
-                section: section, explanation: "attacker-ca chains to root B, which the stack trusts; the policy pins valid-ec256's intermediate and root A: noPinMatched.",
+                rules: rules, explanation: "attacker-ca chains to root B, which the stack trusts; the policy pins valid-ec256's intermediate and root A: noPinMatched.",
                 scenario: "attacker-ca",
                 handler: .evaluator("pin valid-ec256 intermediate + root A") { try localhost([try $0.pin("valid-ec256", "intermediate-1"), try $0.pin("valid-ec256", "root")]) },
                 .refused("noPinMatched")),
             pinCase(
                 "pin.attacker.pinned-intermediate-served", "a pinned intermediate merely served beside an attacker chain never matches",
-                section: section, explanation: "attacker-with-pinned-intermediate serves the attacker chain (root B) plus valid-ec256's pinned intermediate, which is not on the verified path: noPinMatched (the OkHttp CVE-2016-2402 class).",
+                rules: rules, explanation: "attacker-with-pinned-intermediate serves the attacker chain (root B) plus valid-ec256's pinned intermediate, which is not on the verified path: noPinMatched (the OkHttp CVE-2016-2402 class).",
                 scenario: "attacker-with-pinned-intermediate",
                 handler: .evaluator("pin valid-ec256 intermediate") { try localhost([try $0.pin("valid-ec256", "intermediate-1"), try $0.backupPin()]) },
                 .refused("noPinMatched"),
                 checks: [.challenge(host: "localhost", servedPins: nil, verifiedPins: fixtures?.scenario("attacker-with-pinned-intermediate")?.verifiedChainPins ?? ["?"])]),
             pinCase(
                 "pin.extra-served.unrelated-pinned-refused", "pinning only an unrelated certificate the server appends never matches",
-                section: section, explanation: "extra-unrelated-cert serves a valid chain plus root B's intermediate; only that extra certificate is pinned: noPinMatched.",
+                rules: rules, explanation: "extra-unrelated-cert serves a valid chain plus root B's intermediate; only that extra certificate is pinned: noPinMatched.",
                 scenario: "extra-unrelated-cert",
                 handler: .evaluator("pin the extra certificate") { try localhost([try $0.pin("extra-unrelated-cert", "extra"), try $0.backupPin()]) },
                 .refused("noPinMatched")),
             pinCase(
                 "pin.extra-served.chain-pin-accepted", "an extra served certificate does not disturb a pin on the verified chain",
-                section: section, explanation: "extra-unrelated-cert with its own intermediate pinned: accepted.",
+                rules: rules, explanation: "extra-unrelated-cert with its own intermediate pinned: accepted.",
                 scenario: "extra-unrelated-cert",
                 handler: .evaluator("pin the intermediate") { try localhost([try $0.pin("extra-unrelated-cert", "intermediate-1"), try $0.backupPin()]) },
                 .accepted),
@@ -292,7 +291,7 @@ extension Catalogue {
         ] {
             cases.append(pinCase(
                 "pin.no-rescue.\(scenario)", "a matching pin never rescues \(scenario)",
-                section: "network.md SSL/TLS pinning; docs/pinning.md", explanation: "\(scenario) with its served certificates' pins configured. \(rescue)",
+                rules: ["PIN-4"], explanation: "\(scenario) with its served certificates' pins configured. \(rescue)",
                 scenario: scenario,
                 handler: .evaluator("pin every served certificate of \(scenario)") { fixtures in
                     let pins = (fixtures.scenario(scenario)?.certificates ?? []).map(\.pin)

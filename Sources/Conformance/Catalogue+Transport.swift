@@ -7,10 +7,11 @@ import NetworkCore
 
 extension Catalogue {
 
-    /// Every MockServer transport fault, mapped to the URLError code a user expects (spec decision 4).
+    /// Every MockServer transport fault, mapped to the URLError code a user expects.
     static var transport: [ConformanceCase] {
         struct Fault {
             var id: String
+            var rule: String
             var fault: MockFault
             var code: URLError.Code?
             var tls = false
@@ -21,46 +22,50 @@ extension Catalogue {
             var alsoAccepted: [URLError.Code] = []
         }
         let faults: [Fault] = [
-            Fault(id: "close-at-accept", fault: .closeAtAccept, code: .networkConnectionLost, what: "the server accepts, then closes before reading"),
+            Fault(id: "close-at-accept", rule: "ERR-6", fault: .closeAtAccept, code: .networkConnectionLost, what: "the server accepts, then closes before reading"),
             // The reset can reach the client while its connect is still completing: refused is honest too.
-            Fault(id: "reset-at-accept", fault: .resetAtAccept, code: .networkConnectionLost, what: "the server accepts, then resets", alsoAccepted: [.cannotConnectToHost]),
-            Fault(id: "stall-at-accept", fault: .stallAtAccept, code: .timedOut, what: "the server accepts and never reads or writes"),
-            Fault(id: "tls.close-at-accept", fault: .closeAtAccept, code: .secureConnectionFailed, tls: true, what: "the server closes before the TLS handshake"),
-            Fault(id: "tls.reset-at-accept", fault: .resetAtAccept, code: .secureConnectionFailed, tls: true, what: "the server resets before the TLS handshake", alsoAccepted: [.cannotConnectToHost]),
-            Fault(id: "tls.close-after-client-hello", fault: .closeAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server closes after reading the ClientHello"),
-            Fault(id: "tls.reset-after-client-hello", fault: .resetAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server resets after reading the ClientHello"),
-            Fault(id: "tls.stall-after-client-hello", fault: .stallAfterClientHello, code: .timedOut, tls: true, what: "the server never answers the ClientHello"),
-            Fault(id: "tls.plaintext-reply", fault: .plaintextReplyToClientHello, code: .secureConnectionFailed, tls: true, what: "the server answers the ClientHello with plain-text HTTP"),
-            Fault(id: "close-before-request", fault: .closeBeforeReadingRequest, code: .networkConnectionLost, what: "the server closes before reading the request"),
-            Fault(id: "stall-after-request", fault: .stallAfterRequest, code: .timedOut, what: "the server reads the request and never answers"),
-            Fault(id: "close-after-request", fault: .closeWithNoReply, code: .networkConnectionLost, what: "the server reads the request, then closes without a byte"),
-            Fault(id: "reset-after-request", fault: .resetWithNoReply, code: .networkConnectionLost, what: "the server reads the request, then resets"),
-            Fault(id: "garbage-reply", fault: .garbageThenClose(Data("NOT HTTP AT ALL\r\n\r\n".utf8)), code: .badServerResponse, what: "the server answers bytes that are not HTTP"),
-            Fault(id: "http09-reply", fault: .http09Reply, code: .badServerResponse, what: "the server answers an HTTP/0.9 simple response"),
-            Fault(id: "malformed-status-line", fault: .malformedStatusLine, code: .badServerResponse, what: "the status code is not three digits"),
-            Fault(id: "head-without-blank-line", fault: .headWithoutBlankLineThenClose, code: .networkConnectionLost, what: "the head never ends, then the server closes"),
+            Fault(id: "reset-at-accept", rule: "ERR-6", fault: .resetAtAccept, code: .networkConnectionLost, what: "the server accepts, then resets", alsoAccepted: [.cannotConnectToHost]),
+            Fault(id: "stall-at-accept", rule: "ERR-7", fault: .stallAtAccept, code: .timedOut, what: "the server accepts and never reads or writes"),
+            Fault(id: "tls.close-at-accept", rule: "ERR-12", fault: .closeAtAccept, code: .secureConnectionFailed, tls: true, what: "the server closes before the TLS handshake"),
+            Fault(id: "tls.reset-at-accept", rule: "ERR-12", fault: .resetAtAccept, code: .secureConnectionFailed, tls: true, what: "the server resets before the TLS handshake", alsoAccepted: [.cannotConnectToHost]),
+            Fault(id: "tls.close-after-client-hello", rule: "ERR-12", fault: .closeAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server closes after reading the ClientHello"),
+            Fault(id: "tls.reset-after-client-hello", rule: "ERR-12", fault: .resetAfterClientHello, code: .secureConnectionFailed, tls: true, what: "the server resets after reading the ClientHello"),
+            Fault(id: "tls.stall-after-client-hello", rule: "ERR-7", fault: .stallAfterClientHello, code: .timedOut, tls: true, what: "the server never answers the ClientHello"),
+            Fault(id: "tls.plaintext-reply", rule: "ERR-12", fault: .plaintextReplyToClientHello, code: .secureConnectionFailed, tls: true, what: "the server answers the ClientHello with plain-text HTTP"),
+            Fault(id: "close-before-request", rule: "ERR-6", fault: .closeBeforeReadingRequest, code: .networkConnectionLost, what: "the server closes before reading the request"),
+            Fault(id: "stall-after-request", rule: "ERR-7", fault: .stallAfterRequest, code: .timedOut, what: "the server reads the request and never answers"),
+            Fault(id: "close-after-request", rule: "ERR-8", fault: .closeWithNoReply, code: .networkConnectionLost, what: "the server reads the request, then closes without a byte"),
+            Fault(id: "reset-after-request", rule: "ERR-8", fault: .resetWithNoReply, code: .networkConnectionLost, what: "the server reads the request, then resets"),
+            Fault(id: "garbage-reply", rule: "ERR-9", fault: .garbageThenClose(Data("NOT HTTP AT ALL\r\n\r\n".utf8)), code: .badServerResponse, what: "the server answers bytes that are not HTTP"),
+            Fault(id: "http09-reply", rule: "ERR-9", fault: .http09Reply, code: .badServerResponse, what: "the server answers an HTTP/0.9 simple response"),
+            Fault(id: "malformed-status-line", rule: "ERR-9", fault: .malformedStatusLine, code: .badServerResponse, what: "the status code is not three digits"),
+            Fault(id: "head-without-blank-line", rule: "ERR-8", fault: .headWithoutBlankLineThenClose, code: .networkConnectionLost, what: "the head never ends, then the server closes"),
             // libcurl 7.88 frames by the last (longer) Content-Length and then sees the connection end short of it;
-            // what matters is that the shorter reading is never delivered as success.
-            Fault(id: "conflicting-content-length", fault: .conflictingContentLength, code: .networkConnectionLost, what: "two Content-Length headers disagree (the larger is never fully sent)"),
-            Fault(id: "close-mid-body", fault: .closeAfterBodyBytes(5), code: .networkConnectionLost, what: "the server closes after 5 body bytes"),
-            Fault(id: "reset-mid-body", fault: .resetAfterBodyBytes(5), code: .networkConnectionLost, what: "the server resets after 5 body bytes"),
-            Fault(id: "stall-mid-body", fault: .stallAfterBodyBytes(5), code: .timedOut, what: "the server stops after 5 body bytes"),
-            Fault(id: "malformed-chunk-size", fault: .malformedChunkSize, code: .badServerResponse, what: "a chunk-size line is not hexadecimal", level: .should),
-            Fault(id: "missing-last-chunk", fault: .missingLastChunkThenClose, code: .networkConnectionLost, what: "a chunked body ends without its zero-size chunk"),
-            Fault(id: "close-mid-request-body", fault: .closeAfterRequestBodyBytes(4), code: .networkConnectionLost, what: "the server closes after reading 4 bytes of the request body", method: "POST"),
-            Fault(id: "reset-mid-request-body", fault: .resetAfterRequestBodyBytes(4), code: .networkConnectionLost, what: "the server resets after reading 4 bytes of the request body", method: "POST"),
-            Fault(id: "extra-bytes-after-body", fault: .extraBytesBeyondContentLength(Data("EXTRA".utf8)), code: nil, what: "bytes follow a body framed by Content-Length", level: .should),
-            Fault(id: "tls.close-without-close-notify", fault: .closeWithoutCloseNotify, code: nil, tls: true, what: "the server closes without a TLS close_notify after a complete response", level: .should),
+            // a client that refuses the response as malformed is as right. What matters is that the shorter
+            // reading is never delivered as success.
+            Fault(id: "conflicting-content-length", rule: "ERR-10", fault: .conflictingContentLength, code: .networkConnectionLost, what: "two Content-Length headers disagree (the larger is never fully sent)", alsoAccepted: [.badServerResponse]),
+            Fault(id: "close-mid-body", rule: "ERR-8", fault: .closeAfterBodyBytes(5), code: .networkConnectionLost, what: "the server closes after 5 body bytes"),
+            Fault(id: "reset-mid-body", rule: "ERR-8", fault: .resetAfterBodyBytes(5), code: .networkConnectionLost, what: "the server resets after 5 body bytes"),
+            Fault(id: "stall-mid-body", rule: "ERR-7", fault: .stallAfterBodyBytes(5), code: .timedOut, what: "the server stops after 5 body bytes"),
+            Fault(id: "malformed-chunk-size", rule: "ERR-11", fault: .malformedChunkSize, code: .badServerResponse, what: "a chunk-size line is not hexadecimal", level: .should),
+            Fault(id: "missing-last-chunk", rule: "ERR-8", fault: .missingLastChunkThenClose, code: .networkConnectionLost, what: "a chunked body ends without its zero-size chunk"),
+            Fault(id: "close-mid-request-body", rule: "ERR-8", fault: .closeAfterRequestBodyBytes(4), code: .networkConnectionLost, what: "the server closes after reading 4 bytes of the request body", method: "POST"),
+            Fault(id: "reset-mid-request-body", rule: "ERR-8", fault: .resetAfterRequestBodyBytes(4), code: .networkConnectionLost, what: "the server resets after reading 4 bytes of the request body", method: "POST"),
+            Fault(id: "extra-bytes-after-body", rule: "ERR-15", fault: .extraBytesBeyondContentLength(Data("EXTRA".utf8)), code: nil, what: "bytes follow a body framed by Content-Length", level: .should),
+            Fault(id: "tls.close-without-close-notify", rule: "ERR-16", fault: .closeWithoutCloseNotify, code: nil, tls: true, what: "the server closes without a TLS close_notify after a complete response", level: .should),
         ]
         var cases: [ConformanceCase] = faults.map { fault in
             let chunked = fault.id.contains("chunk")
             let response = MockResponse(status: 200, body: Data(fault.body.utf8), chunked: chunked ? [4] : nil, fault: fault.fault)
             var expected: Outcome = fault.code.map { url($0) } ?? success(fault.body)
             if !fault.alsoAccepted.isEmpty { expected.alsoAcceptedURLErrorCodes = fault.alsoAccepted.map(\.rawValue) }
-            let outcomeText = fault.code.map { "url(\(URLErrorName.describe($0.rawValue)))" } ?? "success with the framed body"
+            let codes = fault.code.map { [$0] + fault.alsoAccepted } ?? []
+            let outcomeText = codes.isEmpty
+                ? "success with the framed body"
+                : "url(\(codes.map { URLErrorName.describe($0.rawValue) }.joined(separator: " or ")))"
             return ConformanceCase(
                 id: "transport.\(fault.id)", title: "\(fault.what): \(outcomeText)",
-                section: "spec decision 4; docs/urlerror-mapping.md", level: fault.level,
+                rules: [fault.rule], level: fault.level,
                 explanation: "MockFault.\(fault.fault) — \(fault.what). The failure is delivered as \(outcomeText), never as the unknown code -1.",
                 server: ServerScript(tlsScenario: fault.tls ? "valid-ec256" : nil, responses: [response]),
                 resource: ResourceSpec().with {
@@ -72,17 +77,17 @@ extension Catalogue {
         }
         cases.append(ConformanceCase(
             id: "transport.unsupported-scheme", title: "a scheme HTTP stacks do not speak is url(unsupportedURL)",
-            section: "spec decision 4", explanation: "An ftp:// request: the stack fails with unsupportedURL before connecting.",
+            rules: ["ERR-14"], explanation: "An ftp:// request: the stack fails with unsupportedURL before connecting.",
             server: .plain(), resource: ResourceSpec().with { $0.target = .unsupportedScheme },
             expected: Expectation(url(.unsupportedURL), journal: JournalExpectation(connections: 0))))
         cases.append(ConformanceCase(
             id: "transport.timeout-is-retryable", title: "a timed-out attempt goes through the interceptors and can be retried",
-            section: "alicerce-behaviour §2", explanation: "url errors are retryable: a stall, then a 200, with maxRetries(1), succeeds on the second attempt.",
+            rules: ["RETRY-1"], explanation: "url errors are retryable: a stall, then a 200, with maxRetries(1), succeeds on the second attempt.",
             server: .plain(.fault(.stallAfterRequest), ok("second")), resource: ResourceSpec().with { $0.timeout = 1; $0.interceptors = [.policy(.maxRetries(1))] },
             expected: Expectation(success("second"), journal: .requests(2))))
         cases.append(ConformanceCase(
             id: "transport.reset-is-retryable", title: "a reset attempt is retried on a new connection",
-            section: "alicerce-behaviour §2", explanation: "url errors are retryable: a reset after the request, then a 200, with maxRetries(1).",
+            rules: ["RETRY-1"], explanation: "url errors are retryable: a reset after the request, then a 200, with maxRetries(1).",
             server: .plain(.fault(.resetWithNoReply), ok("second")), resource: .intercepted(.policy(.maxRetries(1))),
             expected: Expectation(success("second"), journal: JournalExpectation(connections: 2, requests: 2))))
         return cases

@@ -12,30 +12,29 @@ extension Catalogue {
     }
 
     private static var validationTypes: [ConformanceCase] {
-        let section = "trust-manager.md Validation types"
         return [
             pinCase(
                 "pin.trust-manager.disabled-accepts-untrusted", "a disabled policy trusts any server, even an untrusted chain",
-                section: section, explanation: "untrusted-root (chain to root C) under a disabled policy for localhost: accepted.",
+                rules: ["TM-2"], explanation: "untrusted-root (chain to root C) under a disabled policy for localhost: accepted.",
                 scenario: "untrusted-root", handler: .trustManager("disabled") { manager, _ in [manager.create(type: .disabled, hostName: "localhost")] },
                 .accepted),
             pinCase(
                 "pin.trust-manager.standard-accepts-valid", "a standard policy trusts a valid chain",
-                section: section, explanation: "valid-ec256 under a standard policy: accepted.",
+                rules: ["TM-3"], explanation: "valid-ec256 under a standard policy: accepted.",
                 handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] }, .accepted),
             pinCase(
                 "pin.trust-manager.standard-refuses-untrusted", "a standard policy refuses an untrusted chain",
-                section: section, explanation: "untrusted-root under a standard policy: chainNotTrusted with the verifier's kind.",
+                rules: ["TM-3"], explanation: "untrusted-root under a standard policy: chainNotTrusted with the verifier's kind.",
                 scenario: "untrusted-root", handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
                 .refused("chainNotTrusted(unable-to-get-issuer)")),
             pinCase(
                 "pin.trust-manager.no-policy-for-host", "a host without a policy is refused with noPolicyForHost",
-                section: "trust-manager.md Host name", explanation: "The manager has a standard policy for other.example.test only; localhost is refused.",
+                rules: ["TM-1"], explanation: "The manager has a standard policy for other.example.test only; localhost is refused.",
                 handler: .trustManager("other host only") { manager, _ in [manager.create(type: .standard, hostName: "other.example.test")] },
                 .refused("noPolicyForHost")),
             pinCase(
                 "pin.trust-manager.custom-accepts", "a custom closure that returns true trusts the server, even an untrusted chain",
-                section: "trust-manager.md Custom validation", explanation: "untrusted-root under a custom policy whose closure returns true: accepted.",
+                rules: ["TM-4"], explanation: "untrusted-root under a custom policy whose closure returns true: accepted.",
                 scenario: "untrusted-root", handler: .trustManager("custom → true") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.customValidation = { _ in true }
@@ -43,7 +42,7 @@ extension Catalogue {
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.custom-refuses", "a custom closure that returns false refuses a valid chain",
-                section: "trust-manager.md Custom validation", explanation: "valid-ec256 under a custom policy whose closure returns false: refused.",
+                rules: ["TM-4"], explanation: "valid-ec256 under a custom policy whose closure returns false: refused.",
                 handler: .trustManager("custom → false") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.customValidation = { _ in false }
@@ -51,12 +50,12 @@ extension Catalogue {
                 }, .refused("refused")),
             pinCase(
                 "pin.trust-manager.custom-without-closure", "a custom policy without a closure refuses with configurationInvalid",
-                section: "trust-manager.md Custom validation", explanation: "valid-ec256 under a custom policy with no closure: the configuration is invalid.",
+                rules: ["TM-4"], explanation: "valid-ec256 under a custom policy with no closure: the configuration is invalid.",
                 handler: .trustManager("custom, no closure") { manager, _ in [manager.create(type: .custom, hostName: "localhost")] },
                 .refused("configurationInvalid")),
             pinCase(
                 "pin.trust-manager.host-name-off-accepts-wrong-host", "sslValidateHostName = false accepts a certificate for another host",
-                section: "trust-manager.md Validation types", explanation: "wrong-host (SAN wrong.example.test, chain to root A) under a standard policy with sslValidateHostName off: the host name is the only failure, waived.",
+                rules: ["TM-9"], explanation: "wrong-host (SAN wrong.example.test, chain to root A) under a standard policy with sslValidateHostName off: the host name is the only failure, waived.",
                 scenario: "wrong-host", handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.sslValidateHostName = false
@@ -64,12 +63,12 @@ extension Catalogue {
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.host-name-on-refuses-wrong-host", "sslValidateHostName (the default) refuses a certificate for another host",
-                section: "trust-manager.md Validation types", explanation: "wrong-host under a standard policy: hostnameMismatch.",
+                rules: ["TM-9"], explanation: "wrong-host under a standard policy: hostnameMismatch.",
                 scenario: "wrong-host", handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] },
                 .refused("hostnameMismatch")),
             pinCase(
                 "pin.trust-manager.host-name-off-still-refuses-untrusted", "sslValidateHostName = false still refuses an untrusted chain",
-                section: "trust-manager.md Validation types", explanation: "untrusted-root under a standard policy with sslValidateHostName off: only the host name is waived, never chain trust.",
+                rules: ["TM-9"], explanation: "untrusted-root under a standard policy with sslValidateHostName off: only the host name is waived, never chain trust.",
                 scenario: "untrusted-root", handler: .trustManager("standard, sslValidateHostName=false") { manager, _ in
                     let settings = ValidationSettings.defaultSettings
                     settings.sslValidateHostName = false
@@ -79,53 +78,52 @@ extension Catalogue {
     }
 
     private static var pinKinds: [ConformanceCase] {
-        let section = "trust-manager.md Pinning; docs/pinning.md TrustManager"
-        return [
+                return [
             pinCase(
                 "pin.trust-manager.public-key-rotated-leaf", "pinPublicKey accepts a rotated leaf on the same key",
-                section: section, explanation: "rotated-leaf is a new certificate on valid-ec256's leaf key; valid-ec256/leaf.pem is pinned: the keys match.",
+                rules: ["TM-5", "TM-8"], explanation: "rotated-leaf is a new certificate on valid-ec256's leaf key; valid-ec256/leaf.pem is pinned: the keys match.",
                 scenario: "rotated-leaf", handler: .trustManager("pinPublicKey valid-ec256 leaf") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["valid-ec256/leaf.pem"], fixtures: fixtures)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.certificate-rotated-leaf", "pinCertificate refuses a rotated leaf: the whole certificate must match",
-                section: section, explanation: "rotated-leaf with valid-ec256/leaf.pem pinned as a certificate: the DER differs, noPinMatched.",
+                rules: ["TM-6"], explanation: "rotated-leaf with valid-ec256/leaf.pem pinned as a certificate: the DER differs, noPinMatched.",
                 scenario: "rotated-leaf", handler: .trustManager("pinCertificate valid-ec256 leaf") { manager, fixtures in
                     [try manager.pinning(.pinCertificate, ["valid-ec256/leaf.pem"], fixtures: fixtures)]
                 }, .refused("noPinMatched")),
             pinCase(
                 "pin.trust-manager.certificate-intermediate", "pinCertificate accepts the very intermediate certificate",
-                section: section, explanation: "rotated-leaf is signed by valid-ec256's intermediate, which is pinned as a certificate: accepted.",
+                rules: ["TM-6"], explanation: "rotated-leaf is signed by valid-ec256's intermediate, which is pinned as a certificate: accepted.",
                 scenario: "rotated-leaf", handler: .trustManager("pinCertificate valid-ec256 intermediate") { manager, fixtures in
                     [try manager.pinning(.pinCertificate, ["valid-ec256/intermediate-1.pem"], fixtures: fixtures)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.public-key-root-not-served", "pinPublicKey matches the root the server does not send",
-                section: section, explanation: "valid-ec256 with roots/root-a.pem pinned: the verified chain ends at root A.",
+                rules: ["TM-5"], explanation: "valid-ec256 with roots/root-a.pem pinned: the verified chain ends at root A.",
                 handler: .trustManager("pinPublicKey root A") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.public-key-attacker-ca", "pinPublicKey refuses a chain to another trusted root",
-                section: section, explanation: "attacker-ca (root B, trusted) with root A pinned: noPinMatched.",
+                rules: ["TM-7"], explanation: "attacker-ca (root B, trusted) with root A pinned: noPinMatched.",
                 scenario: "attacker-ca", handler: .trustManager("pinPublicKey root A") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures)]
                 }, .refused("noPinMatched")),
             pinCase(
                 "pin.trust-manager.public-key-no-rescue-expired", "a matching pinned key never rescues an expired leaf",
-                section: section, explanation: "expired-leaf with its own leaf pinned: standard validation still refuses (chainNotTrusted(expired)).",
+                rules: ["TM-7"], explanation: "expired-leaf with its own leaf pinned: standard validation still refuses (chainNotTrusted(expired)).",
                 scenario: "expired-leaf", handler: .trustManager("pinPublicKey expired leaf") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["expired-leaf/leaf.pem"], fixtures: fixtures)]
                 }, .refused("chainNotTrusted(expired)")),
             pinCase(
                 "pin.trust-manager.host-name-off-pinned-wrong-host", "pinPublicKey with sslValidateHostName = false accepts a pinned wrong-host chain",
-                section: section, explanation: "wrong-host with root A pinned and sslValidateHostName off: the host name is waived, the chain and pin hold.",
+                rules: ["TM-9", "TM-5"], explanation: "wrong-host with root A pinned and sslValidateHostName off: the host name is waived, the chain and pin hold.",
                 scenario: "wrong-host", handler: .trustManager("pinPublicKey root A, sslValidateHostName=false") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures, validateHostName: false)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.empty-directory", "a pinning policy with no certificate files refuses with configurationInvalid",
-                section: section, explanation: "valid-ec256 under pinPublicKey with an empty certificate directory: the policy cannot work.",
+                rules: ["TM-8"], explanation: "valid-ec256 under pinPublicKey with an empty certificate directory: the policy cannot work.",
                 handler: .trustManager("pinPublicKey, empty directory") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, [], fixtures: fixtures)]
                 }, .refused("configurationInvalid")),
@@ -133,23 +131,23 @@ extension Catalogue {
     }
 
     private static var pinOnly: [ConformanceCase] {
-        let section = "spec decision 9; trust-manager.md Pinning"
+        let rules = ["TM-10"]
         return [
             pinCase(
                 "pin.trust-manager.pin-only-self-signed", "certificatePinOnly accepts a self-signed leaf pinned by its own key",
-                section: section, explanation: "self-signed-leaf with its own certificate pinned and certificatePinOnly: chain trust is skipped, the leaf's key is pinned.",
+                rules: rules, explanation: "self-signed-leaf with its own certificate pinned and certificatePinOnly: chain trust is skipped, the leaf's key is pinned.",
                 scenario: "self-signed-leaf", handler: .trustManager("pinPublicKey self-signed leaf, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["self-signed-leaf/leaf.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.pin-only-root-signs-expired", "certificatePinOnly accepts an expired leaf whose path is signed by a pinned root",
-                section: section, explanation: "expired-leaf with root A pinned and certificatePinOnly: dates are skipped, and root A's key verifies the intermediate's signature on the leaf's path.",
+                rules: rules, explanation: "expired-leaf with root A pinned and certificatePinOnly: dates are skipped, and root A's key verifies the intermediate's signature on the leaf's path.",
                 scenario: "expired-leaf", handler: .trustManager("pinPublicKey root A, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["roots/root-a.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .accepted),
             pinCase(
                 "pin.trust-manager.pin-only-merely-served", "certificatePinOnly refuses a pinned certificate merely present in the served list",
-                section: section, explanation: "attacker-with-pinned-intermediate serves valid-ec256's intermediate beside the attacker chain; it is pinned, but it signs nothing on the leaf's path: noPinMatched (GCXTrustPolicy's bypass).",
+                rules: rules, explanation: "attacker-with-pinned-intermediate serves valid-ec256's intermediate beside the attacker chain; it is pinned, but it signs nothing on the leaf's path: noPinMatched (GCXTrustPolicy's bypass).",
                 scenario: "attacker-with-pinned-intermediate", handler: .trustManager("pinPublicKey valid-ec256 intermediate, pin only") { manager, fixtures in
                     [try manager.pinning(.pinPublicKey, ["valid-ec256/intermediate-1.pem"], fixtures: fixtures, pinOnly: true)]
                 }, .refused("noPinMatched")),
@@ -157,13 +155,13 @@ extension Catalogue {
     }
 
     /// A policy changed between two fetches on one keep-alive connection applies to the second request,
-    /// which is refused before a byte of it is written (decision 10). `ServerTrustEvaluator`'s configuration
+    /// which is refused before a byte of it is written. `ServerTrustEvaluator`'s configuration
     /// is immutable; the same re-check is covered for it by the reference's unit tests.
     private static var policyChanges: [ConformanceCase] {
-        let section = "spec decision 10; docs/pinning.md Enforcement"
+        let rules = ["TM-11", "TRUST-6"]
         func changed(_ id: String, _ title: String, _ explanation: String, handler: HandlerSpec, reason: String) -> ConformanceCase {
             ConformanceCase(
-                id: id, title: title, section: section, explanation: explanation, requires: [.serverTrustChallenge],
+                id: id, title: title, rules: rules, explanation: explanation, requires: [.serverTrustChallenge],
                 server: .tls("valid-ec256", ok("1"), ok("2")), stack: StackSetup(handler: handler), action: .fetchReconfigureFetch,
                 expected: Expectation(
                     Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:\(reason)"),

@@ -14,7 +14,9 @@ public enum Catalogue {
 
     /// Every case, in a stable order.
     public static var all: [ConformanceCase] {
-        errors + body + transport + retry + priority + interceptors + authentication + cancellation + trust + pinning
+        errors + body + headerInjection + responseSize + transport + hostile + redirects + retry + retryTiming + priority
+            + interceptors + authentication + cancellation + trust + profile + hostSpelling + resumption + pinning + policyDepth
+            + pinningConfiguration
     }
 
     /// The cases whose ID matches a glob (`*` any run of characters, `?` one character); several globs
@@ -22,6 +24,11 @@ public enum Catalogue {
     public static func filter(_ cases: [ConformanceCase], glob: String) -> [ConformanceCase] {
         let patterns = glob.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         return cases.filter { testCase in patterns.contains { Glob.matches($0, testCase.id) } }
+    }
+
+    /// The cases that check any of these rules of `docs/spec` (`["PIN-7", "TRUST-3"]`).
+    public static func filter(_ cases: [ConformanceCase], rules: Set<String>) -> [ConformanceCase] {
+        cases.filter { !rules.isDisjoint(with: $0.rules) }
     }
 
     // MARK: Building blocks shared by the families

@@ -1,6 +1,6 @@
 /// A further expectation of a case, beyond its outcome and journal: what the interceptors saw, what
 /// the server received, what the trust handler was asked.
-public enum Check: Sendable, Hashable, CustomStringConvertible {
+package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// The recording interceptors' hook calls, in order, as `name.hook` (`a.make`, `a.scheduled`,
     /// `a.success`, `a.failure`).
     case hooks([String])
@@ -34,8 +34,20 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
     case challengeStandardValidation(String)
     /// Every challenge after the first was the re-check of a reused connection.
     case laterChallengesAreReused
+    /// The last challenge's standard validation: `valid` or the `ChainValidationFailure` kind.
+    case lastChallengeStandardValidation(String)
+    /// The request at this index came with this SNI name (compared without case, as RFC 6066 says;
+    /// a trailing dot is a difference).
+    case requestSNI(index: Int, name: String)
+    /// The request at this index reached the server between `atLeast` and `atMost` seconds after the one
+    /// before it (server-side arrival times).
+    case requestGap(index: Int, atLeast: Double, atMost: Double)
+    /// Of the case's fetches of this path (its own, concurrent ones, probes), this many ended with this kind.
+    case fetches(path: String, kind: Outcome.Kind, count: Int)
+    /// No fetch of the case, the first or another, failed with this `URLError` code.
+    case noFetchFailedWith(urlErrorCode: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .hooks(let hooks): "hooks \(hooks)"
         case .failureRetryCounts(let counts): "failed-hook retry counts \(counts)"
@@ -54,6 +66,11 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
             "challenge for \(host)" + (served.map { ", served pins \($0)" } ?? "") + (verified.map { ", verified pins \($0)" } ?? "")
         case .challengeStandardValidation(let result): "standard validation \(result)"
         case .laterChallengesAreReused: "later challenges are reused-connection re-checks"
+        case .lastChallengeStandardValidation(let result): "last challenge's standard validation \(result)"
+        case .requestSNI(let index, let name): "request #\(index) SNI \(name)"
+        case .requestGap(let index, let low, let high): "request #\(index) arrives \(low)–\(high) s after request #\(index - 1)"
+        case .fetches(let path, let kind, let count): "\(count) fetch(es) of \(path) ended \(kind.rawValue)"
+        case .noFetchFailedWith(let code): "no fetch failed with \(URLErrorName.describe(code))"
         }
     }
 }

@@ -7,8 +7,8 @@ public struct ConformanceCase: Sendable, Identifiable {
     public let id: String
     /// One line: what the case checks.
     public let title: String
-    /// The spec section it checks (`alicerce-behaviour §3.2`, `spec decision 3`).
-    public let section: String
+    /// The rules of `docs/spec` it checks (`RETRY-7`, `PIN-3`); never empty.
+    public let rules: [String]
     /// How strongly the spec asks for it.
     public let level: ConformanceLevel
     /// The trigger, and why the expected outcome follows from the spec.
@@ -16,28 +16,29 @@ public struct ConformanceCase: Sendable, Identifiable {
     /// Features the subject must have; otherwise the case is SKIP.
     public let requires: Set<SubjectFeature>
     /// The server and its script.
-    public let server: ServerScript
+    package let server: ServerScript
     /// The stack's configuration.
-    public let stack: StackSetup
+    package let stack: StackSetup
     /// The resource.
-    public let resource: ResourceSpec
+    package let resource: ResourceSpec
     /// What the runner does.
-    public let action: CaseAction
+    package let action: CaseAction
     /// What must happen.
-    public let expected: Expectation
+    package let expected: Expectation
 
     /// Creates a case.
-    public init(
-        id: String, title: String, section: String, level: ConformanceLevel = .must, explanation: String,
+    package init(
+        id: String, title: String, rules: [String], level: ConformanceLevel = .must, explanation: String,
         requires: Set<SubjectFeature> = [], server: ServerScript, stack: StackSetup = .standard,
         resource: ResourceSpec = .get, action: CaseAction = .fetch, expected: Expectation
     ) {
         self.id = id
         self.title = title
-        self.section = section
+        self.rules = rules
         self.level = level
         self.explanation = explanation
-        self.requires = server.tlsScenario == nil ? requires : requires.union([.customTrustRoots])
+        self.requires = (server.tlsScenario == nil ? requires : requires.union([.customTrustRoots])).union(stack.requiredFeatures)
+            .union(Self.derivedFeatures(server: server, stack: stack, action: action, expected: expected))
         self.server = server
         self.stack = stack
         self.resource = resource

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NetworkCore
 import Synchronization
 
 /// Runs conformance cases against a subject, in parallel, each on its own server, and reports as it goes.
@@ -33,6 +34,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - fixtures: the certificate catalogue; located with ``FixtureCatalogue/locate()`` by default.
     ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
     ///   - watchdog: per-case limit in seconds (default 10).
+    ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
     /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
     public init(subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15) throws {
         self.subject = subject
@@ -49,14 +51,45 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
 
     /// Runs the cases and returns the report; `progress` is called after each case (from a worker thread,
     /// serialized) with the result, the number done and the total.
+    ///
+    /// With `repeats` above 1 every case runs that many times (the runs spread over the workers like any
+    /// other), `progress` is called once per run, and a case whose verdicts differ is ``Verdict/flaky``.
     public func run(
-        _ cases: [ConformanceCase],
+        _ cases: [ConformanceCase], repeats: Int = 1,
         progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }
+    ) -> SuiteReport {
+        let repeats = max(1, repeats)
+        guard repeats > 1 else { return runOnce(cases, progress: progress) }
+        let runs = runOnce(cases.flatMap { Array(repeating: $0, count: repeats) }, progress: progress)
+        let combined = stride(from: 0, to: runs.cases.count, by: repeats).map { start in
+            Self.combine(Array(runs.cases[start..<min(start + repeats, runs.cases.count)]))
+        }
+        return SuiteReport(subject: runs.subject, environment: runs.environment, startedAt: runs.startedAt, durationSeconds: runs.durationSeconds, cases: combined)
+    }
+
+    /// One result from the runs of one case: their common verdict, or FLAKY with the evidence of the first run
+    /// that differs from the first.
+    static func combine(_ runs: [CaseResult]) -> CaseResult {
+        let verdicts = runs.map(\.verdict)
+        guard var result = runs.first(where: { $0.verdict != verdicts[0] }) ?? runs.last else { fatalError("a case ran zero times") }
+        if Set(verdicts).count > 1 {
+            result.verdict = .flaky
+            result.reason = "verdicts across \(runs.count) runs: \(verdicts.map(\.rawValue).joined(separator: ", "))"
+                + (result.reason.map { "; first differing run: \($0)" } ?? "")
+        }
+        result.repeatVerdicts = verdicts
+        result.durationMilliseconds = runs.map(\.durationMilliseconds).max() ?? result.durationMilliseconds
+        return result
+    }
+
+    private func runOnce(
+        _ cases: [ConformanceCase],
+        progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
     ) -> SuiteReport {
         let started = Date()
         let clock = ContinuousClock.now
         let next = Atomic<Int>(0)
-        let results = Mutex<[Int: CaseResult]>([:])
+        let results = Locked<[Int: CaseResult]>([:])
         let group = DispatchGroup()
         let runner = self
         for worker in 0..<min(concurrency, max(1, cases.count)) {
@@ -82,16 +115,20 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         let elapsed = ContinuousClock.now - clock
         let ordered = results.withLock { results in cases.indices.compactMap { results[$0] } }
         return SuiteReport(
-            subject: .init(name: subject.name, summary: subject.summary, unsupportedFeatures: subject.unsupportedFeatures.mapKeys(\.rawValue)),
+            subject: .init(
+                name: subject.name, summary: subject.summary, unsupportedFeatures: subject.unsupportedFeatures.mapKeys(\.rawValue),
+                libraryVersions: subject.libraryVersions.isEmpty ? nil : subject.libraryVersions),
             startedAt: started, durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             cases: ordered)
     }
 
     /// Runs the cases without blocking the caller's task.
-    public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> SuiteReport {
+    public func run(
+        _ cases: [ConformanceCase], repeats: Int = 1, progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }
+    ) async -> SuiteReport {
         await withCheckedContinuation { continuation in
             let runner = self
-            Thread { continuation.resume(returning: runner.run(cases, progress: progress)) }.start()
+            Thread { continuation.resume(returning: runner.run(cases, repeats: repeats, progress: progress)) }.start()
         }
     }
 }

@@ -32,6 +32,10 @@ public protocol ConformanceSubject: Sendable {
     /// Features the subject cannot offer, each with the reason shown on the cases it skips.
     var unsupportedFeatures: [SubjectFeature: String] { get }
 
+    /// The libraries the stack runs on and their versions (`["OpenSSL": "3.0.19", "libcurl": "7.88.1"]`), for
+    /// the report's header. None by default.
+    var libraryVersions: [String: String] { get }
+
     /// Builds a stack configured as the case asks.
     ///
     /// - Throws: ``SubjectUnsupported`` when this environment cannot be honoured (the case is SKIP);
@@ -47,6 +51,8 @@ extension ConformanceSubject {
     public var summary: String { name }
 
     public var unsupportedFeatures: [SubjectFeature: String] { [:] }
+
+    public var libraryVersions: [String: String] { [:] }
 
     public func tearDown(_ stack: Stack) {}
 }

@@ -5,46 +5,46 @@ import Foundation
 public struct FixtureCatalogue: Sendable {
 
     /// One certificate of a scenario.
-    public struct Certificate: Sendable, Decodable {
+    package struct Certificate: Sendable, Decodable {
         /// `leaf`, `intermediate-1`, `root`, …
-        public var role: String
+        package var role: String
         /// The certificate's PEM file, fixture-relative.
-        public var file: String
+        package var file: String
         /// The SPKI pin (base64 SHA-256 of the DER SubjectPublicKeyInfo).
-        public var pin: String
+        package var pin: String
         /// The subject, one line.
-        public var subject: String
+        package var subject: String
     }
 
     /// One scenario of the catalogue.
-    public struct Scenario: Sendable, Decodable {
+    package struct Scenario: Sendable, Decodable {
         /// The scenario's name, also its directory.
-        public var name: String
+        package var name: String
         /// `chain`, or `key` for a spare key in no chain.
-        public var kind: String
+        package var kind: String
         /// The host name the leaf is for.
-        public var host: String?
+        package var host: String?
         /// The roots to trust, fixture-relative.
-        public var trust: [String]?
+        package var trust: [String]?
         /// The served chain file, fixture-relative.
-        public var served: String?
+        package var served: String?
         /// The leaf key file, fixture-relative.
-        public var key: String?
+        package var key: String?
         /// `valid`, or the `ChainValidationFailure.Kind` standard validation must report.
-        public var expected: String
+        package var expected: String
         /// What the scenario is.
-        public var description: String?
+        package var description: String?
         /// The certificates, with pins.
-        public var certificates: [Certificate]?
+        package var certificates: [Certificate]?
         /// The pins of the chain a verifier builds, leaf first.
-        public var verifiedChainPins: [String]?
+        package var verifiedChainPins: [String]?
         /// The error `openssl verify` reports for the chain (0: none).
-        public var opensslVerifyError: Int?
+        package var opensslVerifyError: Int?
         /// The pin of the scenario's key.
-        public var keyPin: String?
+        package var keyPin: String?
 
         /// The pin of the certificate with this role.
-        public func pin(_ role: String) -> String? { certificates?.first { $0.role == role }?.pin }
+        package func pin(_ role: String) -> String? { certificates?.first { $0.role == role }?.pin }
     }
 
     private struct Manifest: Decodable {
@@ -55,7 +55,7 @@ public struct FixtureCatalogue: Sendable {
     /// The directory holding `manifest.json`.
     public let directory: URL
     /// The scenarios, in manifest order.
-    public let scenarios: [Scenario]
+    package let scenarios: [Scenario]
 
     /// Loads the catalogue from a directory.
     ///
@@ -67,10 +67,10 @@ public struct FixtureCatalogue: Sendable {
     }
 
     /// The absolute path of a fixture-relative file.
-    public func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
+    package func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
 
     /// The scenario with this name.
-    public func scenario(_ name: String) -> Scenario? { scenarios.first { $0.name == name } }
+    package func scenario(_ name: String) -> Scenario? { scenarios.first { $0.name == name } }
 
     /// Finds `Fixtures/certs`: `$CONFORMANCE_FIXTURES`, then from the working directory upwards, then
     /// next to this source file (a build from a checkout).

@@ -5,7 +5,7 @@ import Reference
 extension HandlerSpec {
 
     /// A `ServerTrustEvaluator` whose policies the factory builds from the fixture catalogue's pins.
-    public static func evaluator(
+    package static func evaluator(
         _ name: String, allowNotPinnedDomains: Bool = false, allowExpiredDomainPolicies: Bool = true,
         order: ServerTrustEvaluator.CertificateCheckingOrder = .leafToRoot,
         _ policies: @escaping @Sendable (FixtureCatalogue) throws -> [ServerTrustEvaluator.PinningPolicy]
@@ -22,7 +22,7 @@ extension HandlerSpec {
     }
 
     /// A `TrustManager` holding the policies the factory makes with it.
-    public static func trustManager(
+    package static func trustManager(
         _ name: String, _ policies: @escaping @Sendable (TrustManager, FixtureCatalogue) throws -> [TrustPolicy]
     ) -> HandlerSpec {
         HandlerSpec(name: "TrustManager(\(name))") { fixtures in
@@ -34,7 +34,7 @@ extension HandlerSpec {
 
     /// A `TrustManager` holding the policies the factory makes, and a change that
     /// ``CaseAction/fetchReconfigureFetch`` applies to it between its two fetches.
-    public static func reconfiguredTrustManager(
+    package static func reconfiguredTrustManager(
         _ name: String, _ policies: @escaping @Sendable (TrustManager, FixtureCatalogue) throws -> [TrustPolicy],
         then change: @escaping @Sendable (TrustManager, FixtureCatalogue) -> Void
     ) -> HandlerSpec {

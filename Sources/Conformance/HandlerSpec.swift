@@ -5,29 +5,39 @@ import NetworkCore
 /// with configuration (pinning policies built from the fixture manifest) are data in the catalogue too.
 ///
 /// The runner wraps the handler it makes so that every challenge is recorded for the case's checks.
-public struct HandlerSpec: Sendable, CustomStringConvertible {
+package struct HandlerSpec: Sendable, CustomStringConvertible {
 
     /// A name for reports (`scripted(useCredential)`, `ServerTrustEvaluator(pin leaf)`).
-    public let name: String
+    package let name: String
 
     /// Makes the handler; gets the fixture catalogue (pins, files) and may throw (an ERROR verdict).
-    public let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+    package let make: @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+
+    /// Whether the handler reads the challenge's verified chain or standard validation's verdict (pinning
+    /// handlers, a handler that trusts only valid chains): it then needs ``SubjectFeature/challengeCarriesChains``.
+    package let readsVerifiedChain: Bool
 
     /// Creates a spec from a factory.
-    public init(name: String, make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler) {
+    package init(
+        name: String, readsVerifiedChain: Bool = true,
+        make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
+    ) {
         self.name = name
+        self.readsVerifiedChain = readsVerifiedChain
         self.make = make
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// A handler that always answers `disposition`.
-    public static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
-        HandlerSpec(name: "scripted(\(disposition.rawValue))") { _ in ScriptedChallengeHandler(disposition) }
+    package static func scripted(_ disposition: ScriptedDisposition) -> HandlerSpec {
+        HandlerSpec(name: "scripted(\(disposition.rawValue))", readsVerifiedChain: disposition == .refuseUnlessValid) { _ in
+            ScriptedChallengeHandler(disposition)
+        }
     }
 
     /// The answers of ``scripted(_:)``.
-    public enum ScriptedDisposition: String, Sendable {
+    package enum ScriptedDisposition: String, Sendable {
         /// Trust the server whatever standard validation said.
         case useCredential
         /// Let standard validation decide.
@@ -39,7 +49,7 @@ public struct HandlerSpec: Sendable, CustomStringConvertible {
     }
 }
 
-/// A test handler with a fixed answer: the catalogue's own, used until the pinning handlers exist.
+/// A test handler with a fixed answer, for cases about how a stack applies a disposition, whatever decides it.
 struct ScriptedChallengeHandler: AuthenticationChallengeHandler {
     let disposition: HandlerSpec.ScriptedDisposition
 

@@ -2,7 +2,7 @@ import Foundation
 import NetworkCore
 
 /// One interceptor of a case's chain, as data; the runner builds the real interceptor per case.
-public enum InterceptorSpec: Sendable {
+package enum InterceptorSpec: Sendable {
     /// Records every hook as `name.hook` (with task id and retry state) and answers failures with these
     /// actions in turn (`.none` once they run out).
     case recorder(String, actions: [Retry.Action] = [])
@@ -22,7 +22,7 @@ public enum InterceptorSpec: Sendable {
 }
 
 /// A retry policy, as data.
-public enum PolicySpec: Sendable {
+package enum PolicySpec: Sendable {
     /// `.maxRetries(n)`.
     case maxRetries(Int)
     /// `.backoff(.constant(delay:until:))`.
@@ -36,13 +36,13 @@ public enum PolicySpec: Sendable {
 }
 
 /// A backoff truncation, as data.
-public enum TruncationSpec: Sendable, Hashable {
+package enum TruncationSpec: Sendable, Hashable {
     case maxRetries(Int)
     case maxDelay(Double)
 }
 
 /// A backoff scale, as data: the library has no built-in curve.
-public enum ScaleSpec: String, Sendable, Hashable {
+package enum ScaleSpec: String, Sendable, Hashable {
     /// `base × retry`.
     case linear
     /// `base × 2^(retry - 1)`.
@@ -52,7 +52,7 @@ public enum ScaleSpec: String, Sendable, Hashable {
 }
 
 /// A ``URLRequestAuthenticator``, as data.
-public enum AuthenticatorSpec: Sendable, Hashable {
+package enum AuthenticatorSpec: Sendable, Hashable {
     /// Adds `Authorization: Bearer <token>`; never asks for a retry.
     case token(String)
     /// Adds `Authorization: Bearer <first>`; after a 401 it switches to `second` and asks for `.retry`, once.

@@ -17,24 +17,26 @@ public enum JUnitReport {
         func seconds(_ ms: Double) -> String { String(format: "%.3f", ms / 1000) }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let s = report.summary
-        xml += #"<testsuites name="\#(escape(report.suite)) (\#(escape(report.subject.name)))" tests="\#(s.total)" failures="\#(s.fail)" errors="\#(s.error + s.hang)" skipped="\#(s.skip)" time="\#(String(format: "%.3f", report.durationSeconds))">"# + "\n"
+        xml += #"<testsuites name="\#(escape(report.suite)) (\#(escape(report.subject.name)))" tests="\#(s.total)" failures="\#(s.fail + (s.flaky ?? 0))" errors="\#(s.error + s.hang)" skipped="\#(s.skip)" time="\#(String(format: "%.3f", report.durationSeconds))">"# + "\n"
         for family in order {
             let results = families[family]!
             func count(_ verdicts: Verdict...) -> Int { results.filter { verdicts.contains($0.verdict) }.count }
             let time = results.reduce(0) { $0 + $1.durationMilliseconds }
-            xml += #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail))" errors="\#(count(.error, .hang))" skipped="\#(count(.skip))" time="\#(seconds(time))">"# + "\n"
+            xml += #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail, .flaky))" errors="\#(count(.error, .hang))" skipped="\#(count(.skip))" time="\#(seconds(time))">"# + "\n"
             for result in results {
                 xml += #"    <testcase classname="\#(escape(family))" name="\#(escape(result.id))" time="\#(seconds(result.durationMilliseconds))""#
-                let detail = "[\(result.level.rawValue)] \(result.title) (\(result.section))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n" + result.mismatches.joined(separator: "\n")
+                let detail = "[\(result.level.rawValue)] \(result.title) (\(result.rules.joined(separator: ", ")))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n" + result.mismatches.joined(separator: "\n")
+                // Properties make the rules visible for every case, passing ones included.
+                let properties = "      <properties>" + result.rules.map { #"<property name="rule" value="\#(escape($0))"/>"# }.joined() + "</properties>\n"
                 switch result.verdict {
                 case .pass:
-                    xml += "/>\n"
+                    xml += ">\n" + properties + "    </testcase>\n"
                 case .skip:
-                    xml += ">\n      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
-                case .fail:
-                    xml += ">\n      <failure message=\"\(escape(result.reason ?? ""))\" type=\"FAIL\">\(escape(detail))</failure>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
+                case .fail, .flaky:
+                    xml += ">\n" + properties + "      <failure message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</failure>\n    </testcase>\n"
                 case .error, .hang:
-                    xml += ">\n      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"

@@ -16,6 +16,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     public var closeKind: String?
     /// The fault that fired, if any.
     public var fault: String?
+    /// `true` when the client resumed a TLS session on this connection; absent otherwise, so that reports
+    /// of plain and unresumed connections stay as they were.
+    public var sessionReused: Bool?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -23,12 +26,13 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         case .notTLS: handshake = "not-tls"
         case .pending: handshake = "pending"
         case .succeeded: handshake = "succeeded"
-        case .failed(let reason): handshake = "failed: \(reason)"
+        default: handshake = "failed: \(record.handshake.failureReason ?? "")"
         }
         requests = record.requestCount
         applicationBytesReceived = record.applicationBytesReceived
         closedBy = record.closedBy.map { $0 == .client ? "client" : "server" }
         closeKind = record.closeKind.map { $0 == .fin ? "fin" : "reset" }
         fault = record.fault.map { "\($0)" }
+        sessionReused = record.sessionReused ? true : nil
     }
 }

@@ -10,7 +10,10 @@ public enum MarkdownReport {
         md += "\(report.subject.summary)\n\n"
         md += "| | |\n|---|---|\n"
         md += "| suite | \(report.suite) \(report.suiteVersion) (schema \(report.schemaVersion)) |\n"
-        md += "| OpenSSL | \(report.environment.openSSL) |\n| libcurl | \(cell(report.environment.libcurl)) |\n"
+        for (library, version) in (report.subject.libraryVersions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            md += "| subject's \(cell(library)) | \(cell(version)) |\n"
+        }
+        md += "| harness OpenSSL | \(report.environment.openSSL) |\n| harness libcurl | \(cell(report.environment.libcurl)) |\n"
         md += "| cases | \(report.summary.description) |\n"
         md += "| wall time | \(String(format: "%.1f", report.durationSeconds)) s |\n\n"
         if !report.subject.unsupportedFeatures.isEmpty {
@@ -20,20 +23,20 @@ public enum MarkdownReport {
             }
             md += "\n"
         }
-        md += "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG |\n|---|---|---|---|---|---|---|\n"
+        md += "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG | FLAKY |\n|---|---|---|---|---|---|---|---|\n"
         var families: [String] = []
         for result in report.cases where !families.contains(family(result)) { families.append(family(result)) }
         for name in families {
             let results = report.cases.filter { family($0) == name }
             func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
-            md += "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) |\n"
+            md += "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) |\n"
         }
         let problems = report.cases.filter { $0.verdict != .pass && $0.verdict != .skip }
         if !problems.isEmpty {
             md += "\n## Not passing\n\n"
             for result in problems {
                 md += "### `\(result.id)` — \(result.verdict.rawValue) (\(result.level.rawValue))\n\n"
-                md += "\(result.title) (\(result.section))\n\n"
+                md += "\(result.title) (rules \(result.rules.joined(separator: ", ")))\n\n"
                 md += "- expected: \(result.expected.outcome)\n"
                 md += "- actual: \(result.actual.map { "\($0)" } ?? "no completion")\n"
                 for mismatch in result.mismatches { md += "- \(mismatch)\n" }
@@ -46,9 +49,9 @@ public enum MarkdownReport {
             md += "\n## Skipped\n\n| case | reason |\n|---|---|\n"
             for result in skipped { md += "| `\(result.id)` | \(cell(result.reason ?? "")) |\n" }
         }
-        md += "\n## All cases\n\n| case | level | verdict | ms | title |\n|---|---|---|---|---|\n"
+        md += "\n## All cases\n\n| case | level | verdict | ms | rules | title |\n|---|---|---|---|---|---|\n"
         for result in report.cases {
-            md += "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(cell(result.title)) |\n"
+            md += "| `\(result.id)` | \(result.level.rawValue) | \(result.verdict.rawValue) | \(Int(result.durationMilliseconds)) | \(result.rules.joined(separator: " ")) | \(cell(result.title)) |\n"
         }
         return md
     }

@@ -6,11 +6,20 @@ import NetworkCore
 struct Observation: Sendable {
     var outcome: Outcome?
     var completions: Int = 0
+    /// The most completions any one fetch had; more than 1 breaks FETCH-1 whatever the outcome.
+    var mostCompletionsOfOneFetch: Int = 0
     var hookLog: [HookEvent] = []
     var priorityCalls: [String] = []
     var requests: [RecordedRequest] = []
     var journal: [JournalEntry] = []
     var challenges: [ServerTrustChallenge] = []
+    /// When each request reached the server, in seconds from the case's start (recorded only for cases
+    /// with ``Check/requestGap(index:atLeast:atMost:)``).
+    var requestArrivals: [Double] = []
+    /// The outcomes of the fetches besides the first (``CaseAction/concurrent(others:otherPath:)``, probes).
+    var otherOutcomes: [(path: String, outcome: Outcome)] = []
+    /// The path of the case's own fetch, when it ran beside others.
+    var outcomePath: String = "/"
 
     /// The hooks of the first recording interceptor only: state checks read one interceptor's view.
     var primaryHooks: [HookEvent] {
@@ -93,6 +102,36 @@ struct Observation: Sendable {
                 let flags = challenges.dropFirst().map(\.isReusedConnection)
                 if flags.allSatisfy({ $0 }) { return nil }
                 actual = "reuse flags \(challenges.map(\.isReusedConnection))"
+            case .lastChallengeStandardValidation(let expected):
+                guard let last = challenges.last else { actual = "no challenge"; break }
+                let seen: String
+                switch last.standardValidation {
+                case .success: seen = "valid"
+                case .failure(let failure): seen = failure.kind.rawValue
+                }
+                if seen == expected { return nil }
+                actual = seen
+            case .requestSNI(let index, let name):
+                guard requests.indices.contains(index) else { actual = "only \(requests.count) request(s)"; break }
+                let seen = requests[index].sniName
+                if seen?.caseInsensitiveCompare(name) == .orderedSame { return nil }
+                actual = seen ?? "no SNI"
+            case .requestGap(let index, let low, let high):
+                guard index > 0, requestArrivals.indices.contains(index) else { actual = "only \(requestArrivals.count) request(s) timed"; break }
+                let gap = requestArrivals[index] - requestArrivals[index - 1]
+                if gap >= low && gap <= high { return nil }
+                actual = String(format: "%.3f s", gap)
+            case .fetches(let path, let kind, let count):
+                let all = (outcome.map { [(outcomePath, $0)] } ?? []) + otherOutcomes.map { ($0.path, $0.outcome) }
+                let atPath = all.filter { $0.0 == path }.map(\.1)
+                let seen = atPath.filter { $0.kind == kind }.count
+                if seen == count { return nil }
+                actual = "\(seen) of \(atPath.count): \(Dictionary(grouping: atPath.map(\.description), by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
+            case .noFetchFailedWith(let code):
+                let all = (outcome.map { [$0] } ?? []) + otherOutcomes.map(\.outcome)
+                let failed = all.filter { $0.urlErrorCode == code }.count
+                if failed == 0 { return nil }
+                actual = "\(failed) fetch(es)"
             }
             return "\(check): got \(actual)"
         }

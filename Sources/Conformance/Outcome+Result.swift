@@ -7,7 +7,7 @@ import NetworkCore
 extension Outcome {
 
     /// The outcome of a fetch's result.
-    public init(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) {
+    package init(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) {
         switch result {
         case .success(let value):
             self.init(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: String(decoding: value.value, as: UTF8.self))
@@ -17,7 +17,7 @@ extension Outcome {
     }
 
     /// The outcome of a fetch's error.
-    public init(_ error: Network.URLSessionError) {
+    package init(_ error: Network.URLSessionError) {
         switch error {
         case .noRequest(let underlying):
             self.init(kind: .noRequest, detail: "\(underlying)")

@@ -18,6 +18,8 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         case cancelled
         /// `fetchAndDecode` failed in the decode step (`FetchAndDecodeError.decode`).
         case decodeFailure
+        /// Building the case's trust handler threw: a configuration error, before any stack or fetch.
+        case configurationError
     }
 
     /// The shape of the result.
@@ -44,14 +46,26 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Why the server was not trusted: `chain:<kind>` (standard validation) or `handler:<reason>`; only
     /// compared when the expectation states it.
     public var trustFailure: String?
+    /// For `configurationError`: the error's type and case (`PinningPolicyValidationError.invalidPins`).
+    public var configurationError: String?
     /// The error type of `noRequest` or `retry(.custom)`, for humans.
     public var detail: String?
+    /// For a body too large to write out in a report (over ``Outcome/largeBody`` bytes of UTF-8): its length.
+    /// Set only on an outcome decoded from a report, whose ``body`` is then `nil`.
+    public var bodyLength: Int?
+    /// For a body too large to write out in a report: the SHA-256 of its UTF-8, in hexadecimal. Set only on an
+    /// outcome decoded from a report.
+    public var bodySHA256: String?
+
+    /// Bodies longer than this many bytes are written to reports as their length and SHA-256, not in full: a
+    /// 1 MiB body written twice (expected and actual) made most of a report's size.
+    public static let largeBody = 1024
 
     /// Creates an outcome.
     public init(
         kind: Kind, status: Int? = nil, body: String? = nil, urlErrorCode: Int? = nil, apiError: String? = nil,
         retryError: String? = nil, attempts: Int? = nil, totalDelay: Double? = nil, lastErrorKind: Kind? = nil,
-        trustFailure: String? = nil, detail: String? = nil
+        trustFailure: String? = nil, configurationError: String? = nil, detail: String? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -63,6 +77,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         self.totalDelay = totalDelay
         self.lastErrorKind = lastErrorKind
         self.trustFailure = trustFailure
+        self.configurationError = configurationError
         self.detail = detail
     }
 
@@ -87,6 +102,7 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         }
         compare("lastErrorKind", lastErrorKind?.rawValue, actual.lastErrorKind?.rawValue)
         compare("trustFailure", trustFailure, actual.trustFailure)
+        compare("configurationError", configurationError, actual.configurationError)
         return lines
     }
 
@@ -103,7 +119,58 @@ public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
         if let totalDelay { parts.append("totalDelay \(totalDelay)") }
         if let lastErrorKind { parts.append("last \(lastErrorKind.rawValue)") }
         if let trustFailure { parts.append("trust \(trustFailure)") }
+        if let configurationError { parts.append("error \(configurationError)") }
         if let body { parts.append("body \(body.debugDescription)") }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension Outcome {
+    private enum CodingKeys: String, CodingKey {
+        case kind, status, body, bodyLength, bodySHA256, urlErrorCode, alsoAcceptedURLErrorCodes, apiError, retryError
+        case attempts, totalDelay, lastErrorKind, trustFailure, configurationError, detail
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try container.decode(Kind.self, forKey: .kind))
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        bodyLength = try container.decodeIfPresent(Int.self, forKey: .bodyLength)
+        bodySHA256 = try container.decodeIfPresent(String.self, forKey: .bodySHA256)
+        urlErrorCode = try container.decodeIfPresent(Int.self, forKey: .urlErrorCode)
+        alsoAcceptedURLErrorCodes = try container.decodeIfPresent([Int].self, forKey: .alsoAcceptedURLErrorCodes)
+        apiError = try container.decodeIfPresent(String.self, forKey: .apiError)
+        retryError = try container.decodeIfPresent(String.self, forKey: .retryError)
+        attempts = try container.decodeIfPresent(Int.self, forKey: .attempts)
+        totalDelay = try container.decodeIfPresent(Double.self, forKey: .totalDelay)
+        lastErrorKind = try container.decodeIfPresent(Kind.self, forKey: .lastErrorKind)
+        trustFailure = try container.decodeIfPresent(String.self, forKey: .trustFailure)
+        configurationError = try container.decodeIfPresent(String.self, forKey: .configurationError)
+        detail = try container.decodeIfPresent(String.self, forKey: .detail)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(status, forKey: .status)
+        if let body, body.utf8.count > Self.largeBody {
+            try container.encode(body.utf8.count, forKey: .bodyLength)
+            try container.encode(SHA256.hex(body.utf8), forKey: .bodySHA256)
+        } else {
+            try container.encodeIfPresent(body, forKey: .body)
+            try container.encodeIfPresent(bodyLength, forKey: .bodyLength)
+            try container.encodeIfPresent(bodySHA256, forKey: .bodySHA256)
+        }
+        try container.encodeIfPresent(urlErrorCode, forKey: .urlErrorCode)
+        try container.encodeIfPresent(alsoAcceptedURLErrorCodes, forKey: .alsoAcceptedURLErrorCodes)
+        try container.encodeIfPresent(apiError, forKey: .apiError)
+        try container.encodeIfPresent(retryError, forKey: .retryError)
+        try container.encodeIfPresent(attempts, forKey: .attempts)
+        try container.encodeIfPresent(totalDelay, forKey: .totalDelay)
+        try container.encodeIfPresent(lastErrorKind, forKey: .lastErrorKind)
+        try container.encodeIfPresent(trustFailure, forKey: .trustFailure)
+        try container.encodeIfPresent(configurationError, forKey: .configurationError)
+        try container.encodeIfPresent(detail, forKey: .detail)
     }
 }

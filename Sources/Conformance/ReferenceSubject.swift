@@ -14,6 +14,11 @@ public struct ReferenceSubject: ConformanceSubject {
         return "Network.URLSessionNetworkStack (Reference module) on \(versions.openSSL), libcurl \(versions.libcurl.split(separator: " ").first.map(String.init) ?? "")"
     }
 
+    public var libraryVersions: [String: String] {
+        let versions = Network.URLSessionNetworkStack.transportVersions
+        return ["OpenSSL": versions.openSSL, "libcurl": versions.libcurl]
+    }
+
     public func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
@@ -25,6 +30,8 @@ public struct ReferenceSubject: ConformanceSubject {
             guard parts.count == 3, let port = Int(parts[1]) else { return nil }
             return .init(host: parts[0], port: port, address: parts[2])
         }
+        if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
+        if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

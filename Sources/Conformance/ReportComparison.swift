@@ -1,28 +1,28 @@
 /// The differences between two runs (a baseline and a new one), case by case, by stable ID.
-public struct ReportComparison: Sendable, Codable {
+package struct ReportComparison: Sendable, Codable {
 
     /// One case whose verdict changed.
-    public struct Change: Sendable, Codable, Hashable, CustomStringConvertible {
-        public var id: String
-        public var level: ConformanceLevel
-        public var before: Verdict?
-        public var after: Verdict?
-        public var reason: String?
+    package struct Change: Sendable, Codable, Hashable, CustomStringConvertible {
+        package var id: String
+        package var level: ConformanceLevel
+        package var before: Verdict?
+        package var after: Verdict?
+        package var reason: String?
 
-        public var description: String {
+        package var description: String {
             "\(id) [\(level.rawValue)]: \(before?.rawValue ?? "absent") -> \(after?.rawValue ?? "absent")" + (reason.map { " — \($0)" } ?? "")
         }
     }
 
     /// Cases that pass (or did not exist) in the baseline and fail, error or hang now.
-    public var newFailures: [Change]
+    package var newFailures: [Change]
     /// Cases that failed in the baseline and pass now.
-    public var fixed: [Change]
+    package var fixed: [Change]
     /// Other verdict changes (skips, cases added or retired).
-    public var otherChanges: [Change]
+    package var otherChanges: [Change]
 
     /// Compares a baseline with a new report.
-    public init(baseline: SuiteReport, current: SuiteReport) {
+    package init(baseline: SuiteReport, current: SuiteReport) {
         let before = Dictionary(baseline.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(current.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var newFailures: [Change] = [], fixed: [Change] = [], other: [Change] = []
@@ -47,7 +47,7 @@ public struct ReportComparison: Sendable, Codable {
     }
 
     /// A text summary, new failures first.
-    public var text: String {
+    package var text: String {
         var text = "\(newFailures.count) new failure(s), \(fixed.count) fixed, \(otherChanges.count) other change(s)\n"
         if !newFailures.isEmpty { text += "\nNew failures:\n" + newFailures.map { "  \($0)\n" }.joined() }
         if !fixed.isEmpty { text += "\nFixed:\n" + fixed.map { "  \($0)\n" }.joined() }

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// Turns a case's ``ResourceSpec`` into a real `URLSessionResource` wired to the case's context.
 enum ResourceBuilder {
@@ -19,7 +18,9 @@ enum ResourceBuilder {
         var request = URLRequest(url: url, timeoutInterval: spec.timeout)
         request.httpMethod = spec.method
         request.httpBody = spec.body
-        for (name, value) in spec.headers.sorted(by: { $0.key < $1.key }) { request.setValue(value, forHTTPHeaderField: name) }
+        // Assigned whole rather than with setValue, which on Linux silently drops a value holding CR, LF or NUL:
+        // the header-injection cases need the request to carry exactly what they wrote.
+        if !spec.headers.isEmpty { request.allHTTPHeaderFields = spec.headers }
         return request
     }
 
@@ -90,7 +91,7 @@ enum ResourceBuilder {
             }
             return .backoff(.exponential(baseDelay: base, scale: curve, until: truncation(until)))
         case .custom(let actions):
-            let queue = Mutex(actions)
+            let queue = Locked(actions)
             return .custom { _, _, _ in queue.withLock { $0.isEmpty ? .none : $0.removeFirst() } }
         case .retryStatuses(let statuses, let max):
             return .custom { _, state, metadata in

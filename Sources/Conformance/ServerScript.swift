@@ -1,50 +1,66 @@
 import MockServer
 
 /// The MockServer a case runs against: plain HTTP or a fixture scenario over TLS, and what it answers.
-public struct ServerScript: Sendable {
+package struct ServerScript: Sendable {
 
     /// The fixture scenario whose chain the server serves over TLS (`Fixtures/certs/<name>`), or `nil` for
     /// plain HTTP.
-    public var tlsScenario: String?
+    package var tlsScenario: String?
 
     /// The host name the client connects to (`localhost` by default; a TLS scenario's manifest host for
     /// trust cases). Names other than `localhost` and IP literals need ``SubjectFeature/resolveOverrides``.
-    public var host: String
+    package var host: String
 
     /// Responses in order, one per request (or per connection for faults that fire before a request).
     /// When the queue runs out, the server answers 404 (or ``repeating``).
-    public var responses: [MockResponse]
+    package var responses: [MockResponse]
 
     /// When set, answers every request in place of the queue (for limitless retries).
-    public var repeating: MockResponse?
+    package var repeating: MockResponse?
 
-    /// Whether the server lets clients resume TLS sessions.
-    public var sessionResumption: Bool
+    /// Whether the server lets clients resume TLS sessions (session IDs and tickets).
+    package var sessionResumption: Bool
+
+    /// The highest TLS version the server speaks; `nil`: TLS 1.3. TLS 1.2 resumes sessions by ID and by
+    /// ticket, TLS 1.3 by ticket (PSK) only.
+    package var tlsMaximumVersion: MockServer.TLS.Version?
+
+    /// Responses by request path, answered every time that path is asked for, before the queue.
+    package var routes: [String: MockResponse]
 
     /// Creates a script.
-    public init(
+    package init(
         tlsScenario: String? = nil, host: String = "localhost", responses: [MockResponse] = [],
-        repeating: MockResponse? = nil, sessionResumption: Bool = false
+        repeating: MockResponse? = nil, sessionResumption: Bool = false, tlsMaximumVersion: MockServer.TLS.Version? = nil,
+        routes: [String: MockResponse] = [:]
     ) {
         self.tlsScenario = tlsScenario
         self.host = host
         self.responses = responses
         self.repeating = repeating
         self.sessionResumption = sessionResumption
+        self.tlsMaximumVersion = tlsMaximumVersion
+        self.routes = routes
+    }
+
+    /// The host as a client canonicalises it: lower case, without one trailing dot.
+    var canonicalHost: String {
+        let lower = host.lowercased()
+        return lower.hasSuffix(".") ? String(lower.dropLast()) : lower
     }
 
     /// A plain-HTTP server answering these responses in order.
-    public static func plain(_ responses: MockResponse...) -> ServerScript {
+    package static func plain(_ responses: MockResponse...) -> ServerScript {
         ServerScript(responses: responses)
     }
 
     /// A plain-HTTP server answering these responses in order.
-    public static func plain(_ responses: [MockResponse]) -> ServerScript {
+    package static func plain(_ responses: [MockResponse]) -> ServerScript {
         ServerScript(responses: responses)
     }
 
     /// A TLS server serving a fixture scenario and answering these responses in order.
-    public static func tls(_ scenario: String = "valid-ec256", host: String = "localhost", _ responses: MockResponse...) -> ServerScript {
+    package static func tls(_ scenario: String = "valid-ec256", host: String = "localhost", _ responses: MockResponse...) -> ServerScript {
         ServerScript(tlsScenario: scenario, host: host, responses: responses)
     }
 }

@@ -23,18 +23,32 @@ public struct StackEnvironment: Sendable {
     /// The queue delayed retries should wait on.
     public let retryQueue: DispatchQueue
 
+    /// The largest response body to accept, in bytes, counted after any `Content-Encoding` is decoded; a larger
+    /// one must fail with `URLError.dataLengthExceedsMaximum`. `nil`: the stack's own default. Set only by
+    /// cases that need ``SubjectFeature/maximumResponseSize``.
+    public let maximumResponseSize: Int?
+
+    /// The longest one attempt may take, from its start to its last body byte, in seconds; a longer one must
+    /// fail with `URLError.timedOut`. `nil`: the stack's own default. Set only by cases that need
+    /// ``SubjectFeature/resourceTimeout``.
+    public let resourceTimeout: TimeInterval?
+
     /// Creates an environment (the runner does this for each case).
     public init(
         authenticationChallengeHandler: (any AuthenticationChallengeHandler)?,
         trustedRootFiles: [String],
         verificationTime: Date?,
         resolveOverrides: [String] = [],
-        retryQueue: DispatchQueue
+        retryQueue: DispatchQueue,
+        maximumResponseSize: Int? = nil,
+        resourceTimeout: TimeInterval? = nil
     ) {
         self.authenticationChallengeHandler = authenticationChallengeHandler
         self.trustedRootFiles = trustedRootFiles
         self.verificationTime = verificationTime
         self.resolveOverrides = resolveOverrides
         self.retryQueue = retryQueue
+        self.maximumResponseSize = maximumResponseSize
+        self.resourceTimeout = resourceTimeout
     }
 }

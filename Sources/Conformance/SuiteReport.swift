@@ -8,9 +8,9 @@ import Reference
 public struct SuiteReport: Sendable, Codable {
 
     /// The version of the JSON schema; bumped on any incompatible change.
-    public static let schemaVersion = "1.0.0"
+    public static let schemaVersion = "2.1.0"
     /// The version of the catalogue: bumped when cases are added or retired.
-    public static let suiteVersion = "0.2.0"
+    public static let suiteVersion = "0.4.0"
 
     /// The subject, as it describes itself.
     public struct SubjectInfo: Sendable, Codable {
@@ -20,12 +20,16 @@ public struct SuiteReport: Sendable, Codable {
         public var summary: String
         /// Features it declared unsupported, with the reasons.
         public var unsupportedFeatures: [String: String]
+        /// The libraries it runs on, as it reports them (``ConformanceSubject/libraryVersions``); `nil` when it
+        /// reports none.
+        public var libraryVersions: [String: String]?
 
         /// Creates the subject's description.
-        public init(name: String, summary: String, unsupportedFeatures: [String: String]) {
+        public init(name: String, summary: String, unsupportedFeatures: [String: String], libraryVersions: [String: String]? = nil) {
             self.name = name
             self.summary = summary
             self.unsupportedFeatures = unsupportedFeatures
+            self.libraryVersions = libraryVersions
         }
     }
 
@@ -58,11 +62,14 @@ public struct SuiteReport: Sendable, Codable {
         public var skip: Int
         public var error: Int
         public var hang: Int
-        /// MUST cases that are FAIL, ERROR or HANG: non-zero fails the run.
+        /// Cases whose verdicts differed across repeated runs; `nil` when each case ran once.
+        public var flaky: Int?
+        /// MUST cases that are FAIL, ERROR, HANG or FLAKY: non-zero fails the run.
         public var mustFailures: Int
 
         public var description: String {
-            "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs (\(mustFailures) MUST failures)"
+            let flakes = flaky.map { ", \($0) flaky" } ?? ""
+            return "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes) (\(mustFailures) MUST failures)"
         }
     }
 
@@ -95,6 +102,7 @@ public struct SuiteReport: Sendable, Codable {
         func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
         summary = Summary(
             total: cases.count, pass: count(.pass), fail: count(.fail), skip: count(.skip), error: count(.error), hang: count(.hang),
+            flaky: cases.contains { $0.repeatVerdicts != nil } ? count(.flaky) : nil,
             mustFailures: cases.filter { $0.level == .must && $0.verdict.failsRun }.count)
     }
 

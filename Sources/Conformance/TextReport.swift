@@ -21,9 +21,12 @@ public enum TextReport {
     /// The final summary: every case that is not PASS or SKIP, with expected and actual, then the counts.
     public static func render(_ report: SuiteReport) -> String {
         var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
-        text += "OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
+        if let libraries = report.subject.libraryVersions, !libraries.isEmpty {
+            text += "Subject libraries: " + libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + "\n"
+        }
+        text += "Harness: OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
-            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (\(result.section))\n"
+            text += "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
             text += "    expected: \(result.expected.outcome)\n"
             text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }

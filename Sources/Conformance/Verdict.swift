@@ -10,7 +10,10 @@ public enum Verdict: String, Sendable, Codable, Hashable, CaseIterable {
     case error = "ERROR"
     /// The fetch never completed: the per-case watchdog fired.
     case hang = "HANG"
+    /// Run more than once (`--repeat`), the case did not get the same verdict every time: neither a pass nor
+    /// a failure can be trusted.
+    case flaky = "FLAKY"
 
-    /// Whether this verdict on a MUST case fails the run.
-    public var failsRun: Bool { self == .fail || self == .error || self == .hang }
+    /// Whether this verdict on a MUST case fails the run: a MUST case that passes only sometimes fails it.
+    public var failsRun: Bool { self == .fail || self == .error || self == .hang || self == .flaky }
 }

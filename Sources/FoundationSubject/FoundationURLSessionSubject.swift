@@ -21,7 +21,9 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
 
     public var name: String { "foundation" }
 
-    public var summary: String { "FoundationNetworkStack on FoundationNetworking URLSession (swift-corelibs-foundation), system CA bundle \(bundlePath)" }
+    public var summary: String {
+        "FoundationNetworkStack on FoundationNetworking URLSession (swift-corelibs-foundation), system CA bundle \(bundlePath)"
+    }
 
     public var unsupportedFeatures: [SubjectFeature: String] {
         [
@@ -29,6 +31,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .verificationTime: "URLSession checks certificates against the current time only",
             .exclusiveTrustRoots: "URLSession always trusts the whole system bundle",
             .resolveOverrides: "URLSession has no host-resolution override",
+            .strictValidationProfile: "URLSession on libcurl applies OpenSSL's standard verification only",
         ]
     }
 
@@ -38,7 +41,9 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             let bundle = (try? String(contentsOfFile: bundlePath, encoding: .utf8)) ?? ""
             for file in environment.trustedRootFiles {
                 guard let body = try? Self.base64Body(ofPEMFile: file), bundle.contains(body) else {
-                    throw SubjectUnsupported("custom-trust-roots: \(URL(fileURLWithPath: file).lastPathComponent) is not in \(bundlePath); run Scripts/conformance --subject foundation, which bind-mounts a bundle with the fixture roots in a private mount namespace")
+                    throw SubjectUnsupported(
+                        "custom-trust-roots: \(URL(fileURLWithPath: file).lastPathComponent) is not in \(bundlePath); run Scripts/conformance --subject foundation, which bind-mounts a bundle with the fixture roots in a private mount namespace"
+                    )
                 }
             }
         }

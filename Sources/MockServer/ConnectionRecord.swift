@@ -1,16 +1,39 @@
 /// What happened on one accepted connection; ``MockServer/journal`` lists one per connection, in accept order.
 public struct ConnectionRecord: Sendable {
-    /// The outcome of the TLS handshake.
-    public enum Handshake: Sendable, Hashable {
+    /// The outcome of the TLS handshake. New outcomes may be added; switch with a `default`.
+    public struct Handshake: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: Sendable, Hashable { case notTLS, pending, succeeded, failed }
+        private let base: Base
+        /// Why the handshake failed: the OpenSSL reason, which names the alert the client sent
+        /// (`"tlsv1 alert unknown ca"`, `"sslv3 alert handshake failure"`); `nil` unless it failed.
+        public let failureReason: String?
+
+        private init(_ base: Base, failureReason: String? = nil) {
+            self.base = base
+            self.failureReason = failureReason
+        }
+
         /// A plain-HTTP server, or a fault fired before the handshake began.
-        case notTLS
+        public static let notTLS = Handshake(.notTLS)
         /// The handshake has not finished yet.
-        case pending
+        public static let pending = Handshake(.pending)
         /// The handshake completed.
-        case succeeded
-        /// The handshake failed; the OpenSSL reason, which names the alert the client sent
-        /// (`"tlsv1 alert unknown ca"`, `"sslv3 alert handshake failure"`).
-        case failed(String)
+        public static let succeeded = Handshake(.succeeded)
+        /// The handshake failed, for `reason` (see ``failureReason``).
+        public static func failed(_ reason: String) -> Handshake { Handshake(.failed, failureReason: reason) }
+
+        /// Whether the handshake failed, whatever the reason: `record.handshake.isFailed`.
+        public var isFailed: Bool { base == .failed }
+
+        /// `notTLS`, `pending`, `succeeded`, or `failed(<reason>)`.
+        public var description: String {
+            switch base {
+            case .notTLS: "notTLS"
+            case .pending: "pending"
+            case .succeeded: "succeeded"
+            case .failed: "failed(\(failureReason ?? ""))"
+            }
+        }
     }
 
     /// Who closed the connection first.

@@ -21,15 +21,20 @@ import Foundation
 ///
 /// // Verify
 /// let first = try server.takeRequest(timeout: .seconds(5))
-/// XCTAssertEqual(first.path, "/items")
-/// XCTAssertEqual(server.journal.count, 3)                         // three connections: 503, reset, 200
-/// XCTAssertTrue(server.shutdown().isClean)                       // every response used, every request taken
+/// #expect(first.path == "/items")
+/// #expect(server.journal.count == 3)                             // three connections: 503, reset, 200
+/// #expect(server.shutdown().isClean)                             // every response used, every request taken
 /// ```
 ///
 /// Responses come from the queue (``enqueue(_:)``) in order, one per request, or from ``dispatcher`` when it
 /// is set. An empty queue answers `404` at once rather than blocking, so a missing script line fails fast.
 /// Faults that fire before a request exists (at accept, after the ClientHello, before reading a request) are
 /// taken from the **next** scripted response; see ``MockFault``.
+///
+/// Malformed requests get a `400` and bodies over ``maximumRequestBodySize`` a `413`, both recorded with a
+/// ``RecordedRequest/failure``, so no client can crash or bloat the test process. When the process runs out
+/// of file descriptors, connections the server cannot take are closed at once (it keeps one descriptor in
+/// reserve for that), and it serves again once descriptors free up.
 ///
 /// The server listens from `init` until ``shutdown()`` (also run by `deinit`), on a kernel-assigned port.
 /// Each connection is served on its own thread; the server ignores `SIGPIPE` process-wide, because OpenSSL
@@ -44,9 +49,14 @@ public final class MockServer: Sendable {
     public let bindAddress: String
     /// Whether the server speaks TLS.
     public let isTLS: Bool
+    /// The largest request body the server reads, in bytes; a larger one is answered `413` and not buffered.
+    public let maximumRequestBodySize: Int
+
+    /// The default of ``maximumRequestBodySize``: 16 MiB, far above what a test uploads, far below what would
+    /// strain the machine when a client (or a bug) streams without end.
+    public static let defaultMaximumRequestBodySize = 16 * 1024 * 1024
 
     private let core: ServerCore
-    private let listenerFD: Int32
     private let finalReport = FinalReport()
 
     /// Starts a server.
@@ -57,21 +67,37 @@ public final class MockServer: Sendable {
     ///   - port: The port, or 0 (default) for a kernel-assigned one.
     ///   - recordsRequests: Keep every request for ``takeRequest(timeout:)`` (default). Turn it off for load
     ///     tests, where nobody takes them and they would pile up; the journal still counts them.
+    ///   - maximumRequestBodySize: The largest request body read, in bytes (default
+    ///     ``defaultMaximumRequestBodySize``). A request that declares a larger `Content-Length`, or whose chunks
+    ///     add up to more, is answered `413 Content Too Large` with `Connection: close` as soon as that is known,
+    ///     without reading the rest, and recorded with a ``RecordedRequest/failure``.
     /// - Throws: ``MockServerError`` with code `bindFailed`, `invalidCertificate`, `invalidKey` or `tlsSetupFailed`.
-    public init(tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true) throws {
+    public convenience init(
+        tls: TLS? = nil, bindAddress: String = "127.0.0.1", port: Int = 0, recordsRequests: Bool = true,
+        maximumRequestBodySize: Int = MockServer.defaultMaximumRequestBodySize
+    ) throws {
+        try self.init(
+            tls: tls, bindAddress: bindAddress, port: port, recordsRequests: recordsRequests,
+            maximumRequestBodySize: maximumRequestBodySize, reservesSpareDescriptor: true)
+    }
+
+    /// The initializer behind the public one; without a spare descriptor, tests reach the accept loop's back-off.
+    init(
+        tls: TLS?, bindAddress: String, port: Int, recordsRequests: Bool, maximumRequestBodySize: Int,
+        reservesSpareDescriptor: Bool
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         let context = try tls.map { try TLSContext($0) }
         let listener = try Socket.listen(address: bindAddress, port: port)
         self.port = listener.port
-        self.listenerFD = listener.fd
         self.bindAddress = bindAddress
         self.isTLS = tls != nil
-        let core = ServerCore(tls: context, recordsRequests: recordsRequests)
+        self.maximumRequestBodySize = max(0, maximumRequestBodySize)
+        let core = ServerCore(tls: context, recordsRequests: recordsRequests, maximumRequestBodySize: max(0, maximumRequestBodySize))
         self.core = core
         core.threadStarted()
-        let thread = Thread { [listenerFD = listener.fd] in
-            MockServer.acceptLoop(core: core, listener: listenerFD)
-        }
+        let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: reservesSpareDescriptor ? Socket.openSpare() : -1)
+        let thread = Thread { loop.run() }
         thread.name = "MockServer.accept:\(listener.port)"
         thread.start()
     }
@@ -154,28 +180,6 @@ public final class MockServer: Sendable {
             let report = core.shutdown(budget: .seconds(2))
             // The accept thread closes its own socket once it sees the flag; closing here could race a reused number.
             return report
-        }
-    }
-
-    // MARK: Accepting
-
-    private static func acceptLoop(core: ServerCore, listener: Int32) {
-        defer {
-            close(listener)
-            core.threadFinished()
-        }
-        // Polls with a short timeout so that shutdown is noticed within 50 ms.
-        while !core.isShuttingDown {
-            guard Socket.waitReadable(listener, milliseconds: 50), let fd = Socket.accept(listener) else { continue }
-            guard let index = core.register(socket: fd, peerPort: Socket.peerPort(fd)) else {
-                close(fd)
-                break
-            }
-            let thread = Thread {
-                Connection(core: core, index: index, fd: fd).run()
-            }
-            thread.name = "MockServer.connection:\(index)"
-            thread.start()
         }
     }
 }

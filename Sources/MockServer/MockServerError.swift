@@ -1,7 +1,7 @@
 /// An error thrown by ``MockServer``: a stable ``code`` to compare against, and a ``message`` for humans.
 ///
 /// Errors compare equal when their codes are equal, so tests can write
-/// `XCTAssertEqual(error as? MockServerError, .timeout)` without matching the message text.
+/// `#expect(throws: MockServerError.timeout) { … }` without matching the message text.
 public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

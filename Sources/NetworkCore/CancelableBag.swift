@@ -1,16 +1,14 @@
-import Synchronization
-
 /// A cancelable that owns other cancelables and cancels them all, in the order they were added.
 ///
 /// Anything added after the bag was cancelled is cancelled at once. Adding and cancelling are atomic
 /// with respect to each other, so a child is never lost between the two.
 public final class CancelableBag: Cancelable {
 
-    private let children: Mutex<[any Cancelable]?>
+    private let children: Locked<[any Cancelable]?>
 
     /// Creates a bag holding `cancelables`.
     public init<S: Sequence>(_ cancelables: S) where S.Element == any Cancelable {
-        children = Mutex(Array(cancelables))
+        children = Locked(Array(cancelables))
     }
 
     /// Creates an empty bag.

@@ -1,19 +1,90 @@
 /// Why standard validation of a server's chain failed.
 public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
-    /// The kind of failure a program can switch on.
-    public enum Kind: String, Sendable, Hashable {
-        case expired = "expired"
-        case notYetValid = "not-yet-valid"
-        case hostnameMismatch = "hostname-mismatch"
-        case untrustedRoot = "untrusted-root"
-        case unableToGetIssuer = "unable-to-get-issuer"
-        case selfSigned = "self-signed"
-        case invalidCA = "invalid-ca"
-        case pathLengthExceeded = "path-length-exceeded"
-        case badSignature = "bad-signature"
-        case invalidPurpose = "invalid-purpose"
-        case other = "other"
+    /// The kind of failure a program can switch on. New kinds may be added: switch with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case expired = "expired"
+            case notYetValid = "not-yet-valid"
+            case hostnameMismatch = "hostname-mismatch"
+            case untrustedRoot = "untrusted-root"
+            case unableToGetIssuer = "unable-to-get-issuer"
+            case selfSigned = "self-signed"
+            case invalidCA = "invalid-ca"
+            case pathLengthExceeded = "path-length-exceeded"
+            case badSignature = "bad-signature"
+            case invalidPurpose = "invalid-purpose"
+            case nameConstraintViolation = "name-constraint-violation"
+            case caUsedAsLeaf = "ca-used-as-leaf"
+            case publicSuffixWildcard = "public-suffix-wildcard"
+            case forbiddenKey = "forbidden-key"
+            case extendedKeyUsage = "extended-key-usage"
+            case invalidSerialNumber = "invalid-serial-number"
+            case malformedName = "malformed-name"
+            case invalidConstraints = "invalid-constraints"
+            case strictProfile = "strict-profile"
+            case chainTooDeep = "chain-too-deep"
+            case other = "other"
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The kind with this stable name (``rawValue``), if there is one.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// The kind's stable name (`expired`, `name-constraint-violation`, …), as the certificate manifest
+        /// and reports spell it.
+        public var rawValue: String { base.rawValue }
+        public var description: String { base.rawValue }
+
+        /// A certificate's notAfter is before the verification time.
+        public static let expired = Kind(.expired)
+        /// A certificate's notBefore is after the verification time.
+        public static let notYetValid = Kind(.notYetValid)
+        /// The leaf is not for the host connected to.
+        public static let hostnameMismatch = Kind(.hostnameMismatch)
+        /// The chain ends at a root that is not trusted.
+        public static let untrustedRoot = Kind(.untrustedRoot)
+        /// No issuer of some certificate could be found.
+        public static let unableToGetIssuer = Kind(.unableToGetIssuer)
+        /// The leaf is self-signed and not trusted.
+        public static let selfSigned = Kind(.selfSigned)
+        /// An issuing certificate is not a CA.
+        public static let invalidCA = Kind(.invalidCA)
+        /// A CA's pathLenConstraint is exceeded.
+        public static let pathLengthExceeded = Kind(.pathLengthExceeded)
+        /// A signature does not verify.
+        public static let badSignature = Kind(.badSignature)
+        /// A certificate is not for TLS server authentication.
+        public static let invalidPurpose = Kind(.invalidPurpose)
+        /// The requested host (or a certificate name) is outside a CA's name constraints.
+        public static let nameConstraintViolation = Kind(.nameConstraintViolation)
+        /// The server's leaf is a CA certificate (basicConstraints cA=TRUE).
+        public static let caUsedAsLeaf = Kind(.caUsedAsLeaf)
+        /// A wildcard DNS name covers a whole public suffix (`*.co.uk`).
+        public static let publicSuffixWildcard = Kind(.publicSuffixWildcard)
+        /// A key's algorithm or size is not allowed (RSA under 2048 bits or not a multiple of 8, DSA, P-192, …).
+        public static let forbiddenKey = Kind(.forbiddenKey)
+        /// A certificate's extendedKeyUsage is not allowed where it is (a leaf without serverAuth or with
+        /// anyExtendedKeyUsage, a root with any).
+        public static let extendedKeyUsage = Kind(.extendedKeyUsage)
+        /// A serial number is zero, negative or longer than 20 octets.
+        public static let invalidSerialNumber = Kind(.invalidSerialNumber)
+        /// A DNS name in the leaf's subjectAltName is not a valid host name (underscore, empty label, …).
+        public static let malformedName = Kind(.malformedName)
+        /// A name or policy constraints extension is malformed, empty, not critical, or in a leaf.
+        public static let invalidConstraints = Kind(.invalidConstraints)
+        /// A structural check of RFC 5280 that strict X.509 verification applies failed (a missing key
+        /// identifier, a CA's basicConstraints not critical, an empty name, …); ``ChainValidationFailure/code``
+        /// says which.
+        public static let strictProfile = Kind(.strictProfile)
+        /// The verified chain is longer than the configured maximum.
+        public static let chainTooDeep = Kind(.chainTooDeep)
+        /// Any other failure; ``ChainValidationFailure/code`` and ``ChainValidationFailure/reason`` say which.
+        public static let other = Kind(.other)
     }
 
     /// The kind of failure.
@@ -28,13 +99,20 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
     /// The depth in the chain of the certificate that failed (0 is the leaf).
     public let depth: Int
 
+    /// The validation profile rule that refused the chain, when a profile rule (rather than the verifier's
+    /// own chain checks) decided.
+    public let rule: ValidationRule?
+
     /// Creates a failure.
-    public init(kind: Kind, code: Int, reason: String, depth: Int) {
+    public init(kind: Kind, code: Int, reason: String, depth: Int, rule: ValidationRule? = nil) {
         self.kind = kind
         self.code = code
         self.reason = reason
         self.depth = depth
+        self.rule = rule
     }
 
-    public var description: String { "\(kind.rawValue) at depth \(depth): \(reason) (verify error \(code))" }
+    public var description: String {
+        "\(kind.rawValue) at depth \(depth): \(reason) (verify error \(code)\(rule.map { ", rule \($0)" } ?? ""))"
+    }
 }

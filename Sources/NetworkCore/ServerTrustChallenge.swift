@@ -36,6 +36,10 @@ public struct ServerTrustChallenge: Sendable {
     /// Whether this check is the re-check before a request on a connection that was already verified.
     public let isReusedConnection: Bool
 
+    /// The validation profile ``standardValidation`` applied: a refusal by one of its rules is a
+    /// ``ChainValidationFailure`` whose ``ChainValidationFailure/rule`` names the rule.
+    public let validationProfile: ValidationProfile
+
     /// Creates a challenge.
     public init(
         host: String,
@@ -44,7 +48,8 @@ public struct ServerTrustChallenge: Sendable {
         verifiedChain: [ServerCertificate],
         standardValidation: Result<Void, ChainValidationFailure>,
         verificationTime: Date,
-        isReusedConnection: Bool
+        isReusedConnection: Bool,
+        validationProfile: ValidationProfile = .strict
     ) {
         self.host = host
         self.port = port
@@ -53,5 +58,6 @@ public struct ServerTrustChallenge: Sendable {
         self.standardValidation = standardValidation
         self.verificationTime = verificationTime
         self.isReusedConnection = isReusedConnection
+        self.validationProfile = validationProfile
     }
 }

@@ -22,7 +22,9 @@ public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
         /// The host's policy has expired, and expired policies are not allowed.
         public static let policyExpired = Reason(.policyExpired)
         /// Standard validation failed; ``chainValidationFailure`` says how.
-        public static func chainNotTrusted(_ failure: ChainValidationFailure) -> Reason { Reason(.chainNotTrusted, chainValidationFailure: failure) }
+        public static func chainNotTrusted(_ failure: ChainValidationFailure) -> Reason {
+            Reason(.chainNotTrusted, chainValidationFailure: failure)
+        }
         /// The certificate is not for this host.
         public static let hostnameMismatch = Reason(.hostnameMismatch)
         /// No pin matched a certificate of the verified chain.

@@ -49,6 +49,16 @@ extension Network.URLSessionNetworkStack {
         /// with `URLError.timedOut`. Seven days by default, as `URLSessionConfiguration.timeoutIntervalForResource`.
         public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60
 
+        /// The rules applied to a server's chain beyond standard validation; ``ValidationProfile/strict`` by
+        /// default. A refusal by the profile is a standard-validation failure: the handler sees it in
+        /// ``ServerTrustChallenge/standardValidation``, and `.performDefaultHandling` refuses the server.
+        public var validationProfile: ValidationProfile = .strict
+
+        /// The greatest depth a verified chain may have (the leaf is at depth 0, its trust anchor at the
+        /// greatest depth); a deeper chain fails with ``ChainValidationFailure/Kind/chainTooDeep``. `nil` (the
+        /// default) sets no limit beyond OpenSSL's own.
+        public var maximumChainDepth: Int?
+
         /// Creates the default configuration.
         public init() {}
     }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

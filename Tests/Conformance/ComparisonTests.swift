@@ -7,7 +7,7 @@ struct ComparisonTests {
 
     private func result(_ id: String, _ verdict: Verdict, level: ConformanceLevel = .must) -> CaseResult {
         CaseResult(
-            id: id, title: id, section: "§", level: level, verdict: verdict, reason: verdict == .pass ? nil : "because",
+            id: id, title: id, rules: ["FETCH-1"], level: level, verdict: verdict, reason: verdict == .pass ? nil : "because",
             mismatches: [], expected: .init(outcome: Outcome(kind: .success), journal: .any, checks: []),
             actual: Outcome(kind: .success), completions: 1, journal: [], durationMilliseconds: 1)
     }

@@ -1,82 +1,125 @@
 @testable import MockServer
-import XCTest
+import Testing
 
-final class HTTPRequestParserTests: XCTestCase {
+@Suite("The request-head parser", .timeLimit(.minutes(1)))
+struct HTTPRequestParserTests {
     private func parse(_ text: String) -> HTTPRequestParser.HeadResult {
         HTTPRequestParser.parseHead(Array(text.utf8))
     }
 
-    private func head(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> RequestHead {
-        guard case .complete(let head) = parse(text) else {
-            XCTFail("not complete: \(parse(text))", file: file, line: line)
-            throw XCTSkip()
+    private func head(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RequestHead {
+        let result = parse(text)
+        guard case .complete(let head) = result else {
+            Issue.record("not complete: \(result)", sourceLocation: sourceLocation)
+            throw NotComplete()
         }
         return head
     }
 
-    func testParsesRequestLineHeadersInOrderAndContentLength() throws {
+    private struct NotComplete: Error {}
+
+    @Test("it parses the request line, the headers in order and Content-Length")
+    func parsesRequestLineHeadersInOrderAndContentLength() throws {
         let head = try head("POST /a/b?c=d HTTP/1.1\r\nHost: x\r\nX-Dup: 1\r\nx-dup:  2 \r\nContent-Length: 5\r\n\r\nhello")
-        XCTAssertEqual(head.method, "POST")
-        XCTAssertEqual(head.target, "/a/b?c=d")
-        XCTAssertEqual(head.path, "/a/b")
-        XCTAssertEqual(head.fields.map(\.value), ["x", "1", "2", "5"])
-        XCTAssertEqual(head.framing, .contentLength(5))
-        XCTAssertEqual(head.length, "POST /a/b?c=d HTTP/1.1\r\nHost: x\r\nX-Dup: 1\r\nx-dup:  2 \r\nContent-Length: 5\r\n\r\n".utf8.count)
+        #expect(head.method == "POST")
+        #expect(head.target == "/a/b?c=d")
+        #expect(head.path == "/a/b")
+        #expect(head.fields.map(\.value) == ["x", "1", "2", "5"])
+        #expect(head.framing == .contentLength(5))
+        #expect(head.length == "POST /a/b?c=d HTTP/1.1\r\nHost: x\r\nX-Dup: 1\r\nx-dup:  2 \r\nContent-Length: 5\r\n\r\n".utf8.count)
     }
 
-    func testAHeadWithoutItsBlankLineAsksForMoreBytes() {
-        XCTAssertEqual(parse("GET / HTTP/1.1\r\nHost: x\r\n"), .incomplete)
-        XCTAssertEqual(parse("GET / HTT"), .incomplete)
+    @Test("a head without its blank line asks for more bytes", arguments: ["GET / HTTP/1.1\r\nHost: x\r\n", "GET / HTT"])
+    func headWithoutItsBlankLineAsksForMoreBytes(text: String) {
+        #expect(parse(text) == .incomplete)
     }
 
-    func testAHeadSplitAcrossReadsParsesOnceComplete() throws {
+    @Test("a head split across reads parses once complete")
+    func headSplitAcrossReadsParsesOnceComplete() throws {
         var bytes = Array("GET / HTTP/1.1\r\nHost: x\r".utf8)
-        XCTAssertEqual(HTTPRequestParser.parseHead(bytes), .incomplete)
+        #expect(HTTPRequestParser.parseHead(bytes) == .incomplete)
         bytes += Array("\n\r\n".utf8)
-        guard case .complete(let head) = HTTPRequestParser.parseHead(bytes) else { return XCTFail() }
-        XCTAssertEqual(head.length, bytes.count)
+        guard case .complete(let head) = HTTPRequestParser.parseHead(bytes) else { Issue.record("not complete"); return }
+        #expect(head.length == bytes.count)
     }
 
-    func testAMalformedRequestLineIsInvalid() {
-        guard case .invalid = parse("GET /\r\n\r\n") else { return XCTFail() }
-        guard case .invalid = parse("GET / HTTP/2.0\r\n\r\n") else { return XCTFail() }
-        guard case .invalid = parse("G(T / HTTP/1.1\r\n\r\n") else { return XCTFail() }
+    @Test("a malformed request line is invalid", arguments: ["GET /\r\n\r\n", "GET / HTTP/2.0\r\n\r\n", "G(T / HTTP/1.1\r\n\r\n"])
+    func malformedRequestLineIsInvalid(text: String) {
+        guard case .invalid = parse(text) else { Issue.record("not invalid: \(parse(text))"); return }
     }
 
-    func testAHeadLargerThan64KiBIsInvalidEvenBeforeItEnds() {
+    @Test("a head larger than 64 KiB is invalid even before it ends")
+    func headLargerThan64KiBIsInvalidEvenBeforeItEnds() {
         let big = "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 70_000)
-        guard case .invalid(let reason) = parse(big) else { return XCTFail() }
-        XCTAssertTrue(reason.contains("64 KiB"))
+        guard case .invalid(let reason) = parse(big) else { Issue.record("not invalid"); return }
+        #expect(reason.contains("64 KiB"))
     }
 
-    func testConflictingContentLengthsAreInvalid() {
-        guard case .invalid = parse("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") else { return XCTFail() }
+    @Test("conflicting Content-Length values are invalid")
+    func conflictingContentLengthsAreInvalid() {
+        guard case .invalid = parse("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") else {
+            Issue.record("not invalid"); return
+        }
     }
 
-    func testTransferEncodingWithContentLengthIsInvalid() {
-        guard case .invalid = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n") else { return XCTFail() }
+    @Test("Transfer-Encoding together with Content-Length is invalid")
+    func transferEncodingWithContentLengthIsInvalid() {
+        guard case .invalid = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n") else {
+            Issue.record("not invalid"); return
+        }
     }
 
-    func testObsoleteLineFoldingIsInvalid() {
-        guard case .invalid = parse("GET / HTTP/1.1\r\nX: a\r\n b\r\n\r\n") else { return XCTFail() }
+    @Test("obsolete line folding is invalid")
+    func obsoleteLineFoldingIsInvalid() {
+        guard case .invalid = parse("GET / HTTP/1.1\r\nX: a\r\n b\r\n\r\n") else { Issue.record("not invalid"); return }
     }
 
-    func testChunkedFramingExpectContinueAndConnectionCloseAreRecognised() throws {
+    @Test("chunked framing, Expect: 100-continue and Connection: close are recognised")
+    func chunkedFramingExpectContinueAndConnectionCloseAreRecognised() throws {
         let head = try head("PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(head.framing, .chunked)
-        XCTAssertTrue(head.expectsContinue)
-        XCTAssertTrue(head.wantsClose)
+        #expect(head.framing == .chunked)
+        #expect(head.expectsContinue)
+        #expect(head.wantsClose)
     }
 
-    func testHTTP10ClosesUnlessKeepAlive() throws {
-        XCTAssertTrue(try head("GET / HTTP/1.0\r\n\r\n").wantsClose)
-        XCTAssertFalse(try head("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").wantsClose)
-        XCTAssertFalse(try head("GET / HTTP/1.1\r\n\r\n").wantsClose)
+    @Test(
+        "HTTP/1.0 closes unless keep-alive; HTTP/1.1 keeps the connection",
+        arguments: [
+            ("GET / HTTP/1.0\r\n\r\n", true),
+            ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\n\r\n", false),
+        ])
+    func http10ClosesUnlessKeepAlive(text: String, wantsClose: Bool) throws {
+        #expect(try head(text).wantsClose == wantsClose)
     }
 
-    func testAbsoluteFormTargetKeepsTheRawTargetAndExtractsThePath() throws {
+    @Test("an absolute-form target keeps the raw target and extracts the path")
+    func absoluteFormTargetKeepsTheRawTargetAndExtractsThePath() throws {
         let head = try head("GET http://example.test/x/y?z HTTP/1.1\r\n\r\n")
-        XCTAssertEqual(head.target, "http://example.test/x/y?z")
-        XCTAssertEqual(head.path, "/x/y")
+        #expect(head.target == "http://example.test/x/y?z")
+        #expect(head.path == "/x/y")
+    }
+
+    @Test(
+        "a malformed Content-Length is invalid, never a crash or a body-less request",
+        arguments: [
+            "", ",", "1,", ",1", "-1", "+1", " 1 1", "0x10", "1e3",
+            "99999999999999999999",  // 20 digits: beyond Int
+            "9223372036854775808",  // Int.max + 1
+        ])
+    func malformedContentLengthIsInvalid(value: String) {
+        let result = parse("POST / HTTP/1.1\r\nContent-Length: \(value)\r\n\r\n")
+        guard case .invalid = result else { Issue.record("not invalid: \(result)"); return }
+    }
+
+    @Test("a large but representable Content-Length is parsed; the body limit is the server's business")
+    func largeContentLengthIsParsed() throws {
+        #expect(
+            try head("POST / HTTP/1.1\r\nContent-Length: 999999999999999999\r\n\r\n").framing == .contentLength(999_999_999_999_999_999))
+    }
+
+    @Test("repeated equal Content-Length values, in one field or several, are one length")
+    func repeatedEqualContentLengthsAreOneLength() throws {
+        #expect(try head("POST / HTTP/1.1\r\nContent-Length: 3, 3\r\nContent-Length: 3\r\n\r\n").framing == .contentLength(3))
     }
 }

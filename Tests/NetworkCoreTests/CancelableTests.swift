@@ -14,7 +14,8 @@ struct CancelableTests {
 
     @Test("a bag cancels every child once, and a second cancel does nothing")
     func bagCancelsChildrenOnce() {
-        let first = CountingCancelable(), second = CountingCancelable()
+        let first = CountingCancelable()
+        let second = CountingCancelable()
         let bag = CancelableBag([first, second])
         #expect(!bag.isCancelled)
         bag.cancel()

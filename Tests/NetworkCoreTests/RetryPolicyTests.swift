@@ -26,8 +26,9 @@ func describe(_ action: Retry.Action) -> String {
 @Suite("Retry.Policy")
 struct RetryPolicyTests {
 
-    @Test("maxRetries(N) retries while fewer than N errors were seen, and stops at exactly N",
-          arguments: [(0, "retry"), (1, "retry"), (2, "retry"), (3, "noRetry(retries 3)"), (4, "noRetry(retries 3)")])
+    @Test(
+        "maxRetries(N) retries while fewer than N errors were seen, and stops at exactly N",
+        arguments: [(0, "retry"), (1, "retry"), (2, "retry"), (3, "noRetry(retries 3)"), (4, "noRetry(retries 3)")])
     func maxRetriesBoundary(previousErrors: Int, expected: String) {
         #expect(evaluate(.maxRetries(3), state(retries: previousErrors)) == expected)
     }
@@ -59,20 +60,26 @@ struct RetryPolicyTests {
 
     @Test("exponential backoff asks scale for the 1-based number of the next retry")
     func exponentialScaleArguments() {
-        let policy = Retry.Policy<Int>.backoff(.exponential(baseDelay: 0.1337, scale: { base, retry in
-            #expect(base == 0.1337)
-            #expect(retry == 3)
-            return 0.7331
-        }, until: .maxRetries(5)))
+        let policy = Retry.Policy<Int>.backoff(
+            .exponential(
+                baseDelay: 0.1337,
+                scale: { base, retry in
+                    #expect(base == 0.1337)
+                    #expect(retry == 3)
+                    return 0.7331
+                }, until: .maxRetries(5)))
         #expect(evaluate(policy, state(retries: 2)) == "retryAfter(0.7331)")
     }
 
     @Test("exponential backoff with maxRetries stops without calling scale")
     func exponentialStopsWithoutScale() {
-        let policy = Retry.Policy<Int>.backoff(.exponential(baseDelay: 1, scale: { _, _ in
-            Issue.record("scale must not be called")
-            return 1
-        }, until: .maxRetries(3)))
+        let policy = Retry.Policy<Int>.backoff(
+            .exponential(
+                baseDelay: 1,
+                scale: { _, _ in
+                    Issue.record("scale must not be called")
+                    return 1
+                }, until: .maxRetries(3)))
         #expect(evaluate(policy, state(retries: 4)) == "noRetry(retries 3)")
     }
 

@@ -42,10 +42,11 @@ struct CancellationTests {
     func cancelDuringRequestMaking() throws {
         let harness = try Harness()
         let pending = Mutex<Network.BaseRequestMaking<URLRequest>.Handler?>(nil)
-        let resource = Network.URLSessionResource(baseRequestMaking: .init { handler in
-            pending.withLock { $0 = handler }
-            return DummyCancelable()
-        })
+        let resource = Network.URLSessionResource(
+            baseRequestMaking: .init { handler in
+                pending.withLock { $0 = handler }
+                return DummyCancelable()
+            })
         let recorder = Recorder<FetchResult>()
         let cancelable = harness.stack.fetch(resource: resource) { recorder.record($0) }
         cancelable.cancel()
@@ -64,13 +65,18 @@ struct CancellationTests {
         let scheduled = Recorder<Int>()
         struct Observe: URLSessionResourceInterceptor {
             let scheduled: Recorder<Int>
-            func interceptFailedTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError, retryState: Retry.State) -> Retry.Action {
+            func interceptFailedTask(
+                withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?,
+                error: Network.URLSessionError, retryState: Retry.State
+            ) -> Retry.Action {
                 scheduled.record(taskIdentifier)
                 return .retryAfter(30)
             }
         }
         let recorder = Recorder<FetchResult>()
-        let cancelable = harness.stack.fetch(resource: harness.resource(interceptors: [Observe(scheduled: scheduled)])) { recorder.record($0) }
+        let cancelable = harness.stack.fetch(resource: harness.resource(interceptors: [Observe(scheduled: scheduled)])) {
+            recorder.record($0)
+        }
         #expect(scheduled.next() != nil)
         cancelable.cancel()
         #expect(isCancelled(recorder.next()))

@@ -40,10 +40,15 @@ struct ChallengeHandlerTests {
         #expect(challenge.host == "localhost")
         #expect(challenge.port == harness.server.port)
         #expect(!challenge.isReusedConnection)
-        #expect(challenge.servedChain.map(\.spkiSHA256) == [Fixtures.pin("valid-ec256", role: "leaf"), Fixtures.pin("valid-ec256", role: "intermediate-1")])
-        #expect(challenge.verifiedChain.map(\.spkiSHA256) == [
-            Fixtures.pin("valid-ec256", role: "leaf"), Fixtures.pin("valid-ec256", role: "intermediate-1"), Fixtures.pin("valid-ec256", role: "root"),
-        ])
+        #expect(
+            challenge.servedChain.map(\.spkiSHA256) == [
+                Fixtures.pin("valid-ec256", role: "leaf"), Fixtures.pin("valid-ec256", role: "intermediate-1"),
+            ])
+        #expect(
+            challenge.verifiedChain.map(\.spkiSHA256) == [
+                Fixtures.pin("valid-ec256", role: "leaf"), Fixtures.pin("valid-ec256", role: "intermediate-1"),
+                Fixtures.pin("valid-ec256", role: "root"),
+            ])
         #expect(challenge.verifiedChain.first?.subject == "CN=localhost")
         guard case .success = challenge.standardValidation else { Issue.record("expected standard validation to pass"); return }
     }
@@ -95,11 +100,14 @@ struct ChallengeHandlerTests {
         let server = try MockServer(tls: .init(identity: Fixtures.identity("valid-ec256"), sessionResumption: true))
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = Fixtures.rootA
-        let stack = Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
+        let stack = Network.URLSessionNetworkStack(
+            configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
         for _ in 0..<2 {
             server.enqueue(MockResponse(status: 200, body: Data("x".utf8), closeConnection: true))
             let recorder = Recorder<Result<Network.Value<Data, URLResponse>, Network.URLSessionError>>()
-            stack.fetch(resource: .init(baseRequestMaking: .init { [url = server.url()] in $0(.success(URLRequest(url: url))) })) { recorder.record($0) }
+            stack.fetch(resource: .init(baseRequestMaking: .init { [url = server.url()] in $0(.success(URLRequest(url: url))) })) {
+                recorder.record($0)
+            }
             #expect(recorder.next()?.success != nil)
         }
         #expect(server.journal.count == 2)
@@ -117,7 +125,9 @@ struct ChallengeHandlerTests {
         guard case .url(let error)? = harness.fetch(harness.resource()).failure else { Issue.record("expected url error"); return }
         #expect(error.transportFailure?.chainValidationFailure != nil)
         #expect(handler.challenges.last?.isReusedConnection == true)
-        guard case .failure = handler.challenges.last?.standardValidation else { Issue.record("the re-check must see the handshake's failure"); return }
+        guard case .failure = handler.challenges.last?.standardValidation else {
+            Issue.record("the re-check must see the handshake's failure"); return
+        }
         #expect(harness.server.journal.count == 1)
         #expect(harness.server.journal.first?.requestCount == 1)
     }

@@ -15,7 +15,8 @@ struct FetchFlowTests {
         let harness = try Harness()
         harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)))
         let order = OrderLog()
-        let first = RecordingInterceptor(name: "a", order: order), second = RecordingInterceptor(name: "b", order: order)
+        let first = RecordingInterceptor(name: "a", order: order)
+        let second = RecordingInterceptor(name: "b", order: order)
         #expect(harness.fetch(harness.resource(interceptors: [first, second])).success != nil)
         #expect(order.all == ["a.make", "b.make", "a.scheduled", "b.scheduled", "a.success", "b.success"])
     }
@@ -23,8 +24,13 @@ struct FetchFlowTests {
     @Test("a make-request interceptor can change the request that is sent")
     func interceptorChangesRequest() throws {
         struct AddHeader: URLSessionResourceInterceptor {
-            func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
-                handler(result.map { var request = $0; request.setValue("yes", forHTTPHeaderField: "X-Intercepted"); return request })
+            func interceptMakeRequestResult(
+                _ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler
+            ) -> Cancelable {
+                handler(
+                    result.map {
+                        var request = $0; request.setValue("yes", forHTTPHeaderField: "X-Intercepted"); return request
+                    })
             }
         }
         let harness = try Harness()
@@ -37,7 +43,9 @@ struct FetchFlowTests {
     func failingInterceptorIsNoRequest() throws {
         struct Refuse: URLSessionResourceInterceptor {
             struct Nope: Error {}
-            func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
+            func interceptMakeRequestResult(
+                _ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler
+            ) -> Cancelable {
                 handler(.failure(Nope()))
             }
         }
@@ -126,7 +134,9 @@ struct FetchFlowTests {
                 seen.withLock { $0.append("\(lhs)|\(rhs)") }
                 return lhs  // the first action always wins: .none
             })
-        guard case .http(.serverError(500), _, _)? = harness.fetch(resource).failure else { Issue.record("expected the raw http error"); return }
+        guard case .http(.serverError(500), _, _)? = harness.fetch(resource).failure else {
+            Issue.record("expected the raw http error"); return
+        }
         #expect(seen.withLock { $0 } == ["none|retry", "none|noRetry(NetworkCore.Retry.Error.retries(9))"])
     }
 

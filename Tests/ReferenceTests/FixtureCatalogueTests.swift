@@ -36,13 +36,16 @@ struct FixtureCatalogueTests {
     static let chainScenarios = Fixtures.catalogue.scenarios.filter { $0.kind == "chain" }
     static let certificates = chainScenarios.flatMap { scenario in (scenario.certificates ?? []).map { (scenario.name, $0) } }
 
-    @Test("every pin agrees three ways: the stack's own computation, network.md's openssl pipeline, the manifest",
-          arguments: certificates.map { "\($0.0)/\($0.1.role)" })
+    @Test(
+        "every pin agrees three ways: the stack's own computation, the documented openssl pipeline (docs/pinning.md), the manifest",
+        arguments: certificates.map { "\($0.0)/\($0.1.role)" })
     func pinsAgree(certificate: String) throws {
         let (scenario, entry) = Self.certificates.first { "\($0.0)/\($0.1.role)" == certificate }!
         let path = Fixtures.path(entry.file)
         let swift = try ServerCertificate.certificates(pemFile: path).first?.spkiSHA256
-        let pipeline = try run("openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl enc -base64")
+        let pipeline = try run(
+            "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl enc -base64"
+        )
         #expect(swift == entry.pin, "\(scenario)")
         #expect(pipeline == entry.pin, "\(scenario)")
     }
@@ -56,11 +59,13 @@ struct FixtureCatalogueTests {
 
     static let servable = chainScenarios
 
-    @Test("the stack, trusting the scenario's roots, gets the expected standard-validation outcome",
-          arguments: servable.map(\.name))
+    @Test(
+        "the stack, trusting the scenario's roots, gets the expected standard-validation outcome",
+        arguments: servable.map(\.name))
     func stackOutcome(name: String) throws {
         let scenario = try #require(Fixtures.catalogue.scenario(name))
-        let server = try MockServer(tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path(scenario.key!))))
+        let server = try MockServer(
+            tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path(scenario.key!))))
         server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
         var configuration = Network.URLSessionNetworkStack.Configuration()
         let host = try #require(scenario.host)

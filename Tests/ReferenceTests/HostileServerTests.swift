@@ -23,15 +23,17 @@ struct HostileServerTests {
     @Test("an unrequested 101 followed by bytes is badResponse")
     func switchingProtocolsThenBytes() throws {
         let harness = try Harness()
-        harness.server.enqueue(raw("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\nframes that are not HTTP"))
+        harness.server.enqueue(
+            raw("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\nframes that are not HTTP"))
         guard case .badResponse(let response as HTTPURLResponse)? = harness.fetch(harness.resource()).failure else {
             Issue.record("expected badResponse"); return
         }
         #expect(response.statusCode == 101)
     }
 
-    @Test("a head cut off before its blank line is networkConnectionLost, not an empty success",
-          arguments: ["HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n", "HTTP/1.1 204 No Content\r\n"])
+    @Test(
+        "a head cut off before its blank line is networkConnectionLost, not an empty success",
+        arguments: ["HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n", "HTTP/1.1 204 No Content\r\n"])
     func truncatedHead(head: String) throws {
         let harness = try Harness()
         harness.server.enqueue(raw(head))
@@ -41,7 +43,8 @@ struct HostileServerTests {
     @Test("a header line over 100 KiB is badServerResponse")
     func oversizedHeaderLine() throws {
         let harness = try Harness()
-        harness.server.enqueue(MockResponse(status: 200, headers: [("X-Big", String(repeating: "a", count: 120 * 1024))], body: Data("x".utf8)))
+        harness.server.enqueue(
+            MockResponse(status: 200, headers: [("X-Big", String(repeating: "a", count: 120 * 1024))], body: Data("x".utf8)))
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
     }
 
@@ -53,7 +56,8 @@ struct HostileServerTests {
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
 
         let hint = MockResponse(status: 103, headers: [("Link", "</style.css>; rel=preload; " + String(repeating: "c", count: 200))])
-        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8)).with { $0.informational = Array(repeating: hint, count: 1500) })
+        harness.server.enqueue(
+            MockResponse(status: 200, body: Data("x".utf8)).with { $0.informational = Array(repeating: hint, count: 1500) })
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
     }
 

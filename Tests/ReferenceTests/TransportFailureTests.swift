@@ -38,7 +38,9 @@ struct TransportFailureTests {
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .networkConnectionLost)
     }
 
-    @Test("a reply that is not HTTP is badServerResponse", arguments: [MockFault.http09Reply, .garbageThenClose(Data("garbage\r\n\r\n".utf8))])
+    @Test(
+        "a reply that is not HTTP is badServerResponse",
+        arguments: [MockFault.http09Reply, .garbageThenClose(Data("garbage\r\n\r\n".utf8))])
     func notHTTP(fault: MockFault) throws {
         let harness = try Harness()
         harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), fault: fault))
@@ -62,7 +64,8 @@ struct TransportFailureTests {
     @Test("an unsupported URL scheme is unsupportedURL")
     func unsupportedScheme() throws {
         let harness = try Harness()
-        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: URL(string: "ftp://127.0.0.1/")!))) })
+        let resource = Network.URLSessionResource(
+            baseRequestMaking: .init { $0(.success(URLRequest(url: URL(string: "ftp://127.0.0.1/")!))) })
         #expect(urlErrorCode(harness.fetch(resource)) == .unsupportedURL)
     }
 
@@ -113,17 +116,22 @@ struct TransportFailureTests {
     @Test("a 101 Switching Protocols nobody asked for is badResponse, without interceptors or retries")
     func switchingProtocolsIsBadResponse() throws {
         let harness = try Harness()
-        harness.server.enqueue(MockResponse(status: 200, fault: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8))))
+        harness.server.enqueue(
+            MockResponse(
+                status: 200,
+                fault: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8))))
         let interceptor = RecordingInterceptor(actions: [.retry])
-        guard case .badResponse(let response as HTTPURLResponse)? = harness.fetch(harness.resource(interceptors: [interceptor])).failure else {
+        guard case .badResponse(let response as HTTPURLResponse)? = harness.fetch(harness.resource(interceptors: [interceptor])).failure
+        else {
             Issue.record("expected badResponse"); return
         }
         #expect(response.statusCode == 101)
         #expect(interceptor.hooks() == ["make", "scheduled"])
     }
 
-    @Test("a header holding CR LF, or a name that is not a token, is refused before anything is sent",
-          arguments: [["X-Value": "a\r\nX-Injected: yes"], ["Bad Name": "v"], ["X-Nul": "a\u{0}b"]])
+    @Test(
+        "a header holding CR LF, or a name that is not a token, is refused before anything is sent",
+        arguments: [["X-Value": "a\r\nX-Injected: yes"], ["Bad Name": "v"], ["X-Nul": "a\u{0}b"]])
     func headerInjectionRefused(fields: [String: String]) throws {
         let harness = try Harness()
         var request = URLRequest(url: harness.server.url())
@@ -155,8 +163,9 @@ struct TransportFailureTests {
         #expect(value.response.url == harness.server.url("/moved"))
     }
 
-    @Test("a body larger than maximumResponseSize is dataLengthExceedsMaximum, announced or chunked",
-          arguments: [nil, [4096, 4096, 4096]] as [[Int]?])
+    @Test(
+        "a body larger than maximumResponseSize is dataLengthExceedsMaximum, announced or chunked",
+        arguments: [nil, [4096, 4096, 4096]] as [[Int]?])
     func maximumResponseSize(chunks: [Int]?) throws {
         let harness = try Harness(configure: { $0.maximumResponseSize = 10_000 })
         harness.server.enqueue(MockResponse(status: 200, body: Data(count: 12_288), chunked: chunks))

@@ -26,7 +26,8 @@ struct TransportTests {
         let harness = try Harness()
         harness.server.enqueue(MockResponse(status: 201, body: Data("ok".utf8)))
         let body = Data(#"{"a":1}"#.utf8)
-        _ = harness.fetch(harness.resource("/items", method: "POST", body: body, headers: ["Content-Type": "application/json", "X-Id": "7"]))
+        _ = harness.fetch(
+            harness.resource("/items", method: "POST", body: body, headers: ["Content-Type": "application/json", "X-Id": "7"]))
         let request = try harness.server.takeRequest()
         #expect(request.method == "POST")
         #expect(request.path == "/items")
@@ -81,8 +82,9 @@ struct TransportTests {
         struct APIError: Error, Decodable { var message: String }
         let harness = try Harness()
         harness.server.enqueue(MockResponse(status: 422, body: Data(#"{"message":"bad"}"#.utf8)))
-        guard case .http(.clientError(422), let apiError as APIError, _)? =
-            harness.fetch(harness.resource(errorDecoding: .json(APIError.self))).failure
+        guard
+            case .http(.clientError(422), let apiError as APIError, _)? =
+                harness.fetch(harness.resource(errorDecoding: .json(APIError.self))).failure
         else { Issue.record("expected http with API error"); return }
         #expect(apiError.message == "bad")
     }

@@ -8,6 +8,7 @@
 #define CSHIMS_H
 
 #include <curl/curl.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -48,4 +49,17 @@ int cshims_SSL_CTX_get_ex_new_index(void);
 void cshims_OPENSSL_free(void *pointer);
 unsigned long cshims_XN_FLAG_RFC2253(void);
 
+// MARK: OpenSSL error codes (ERR_GET_LIB and ERR_GET_REASON are inline functions over packed bits)
+int cshims_ERR_GET_LIB(unsigned long code);
+int cshims_ERR_GET_REASON(unsigned long code);
+
+// MARK: OpenSSL stacks of general names and subtrees (validation profile checks)
+#include <openssl/x509v3.h>
+int cshims_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *stack);
+GENERAL_NAME *cshims_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index);
+void cshims_GENERAL_NAMES_free(STACK_OF(GENERAL_NAME) *names);
+int cshims_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *stack);
+GENERAL_SUBTREE *cshims_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *stack, int index);
+STACK_OF(X509) *cshims_sk_X509_new_null(void);
+int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
 #endif

@@ -8,9 +8,9 @@ extension Connection {
         while !closed {
             if buffer.isEmpty, !readMore() { return finishReading() }
             // Consulted only once request bytes arrived, so an idle keep-alive connection consumes nothing.
-            if let fault = core.connectionFault(connection: index, phases: [.beforeRequest]) {
+            if let fault = core.connectionFault(connection: index, triggers: [.beforeRequest]) {
                 note(fault)
-                return finish(by: .server, kind: .fin)
+                return perform(fault.effect, midMessage: false)
             }
             guard let head = readHead(exchange: exchange) else { return }
             serve(head, exchange: exchange)
@@ -25,8 +25,9 @@ extension Connection {
                 buffer.removeFirst(head.length)
                 return head
             case .invalid(let reason):
-                record(RequestHead(method: "", target: "", version: "", fields: [], framing: .none, length: 0),
-                       body: [], chunkSizes: nil, exchange: exchange, failure: reason)
+                record(
+                    RequestHead(method: "", target: "", version: "", fields: [], framing: .none, length: 0),
+                    body: [], chunkSizes: nil, exchange: exchange, failure: reason)
                 respondAndClose(ResponseEncoder.badRequest(reason))
                 return nil
             case .incomplete:
@@ -40,29 +41,12 @@ extension Connection {
 
     func serve(_ head: RequestHead, exchange: Int) {
         let scripted = core.queuedResponse()
-        switch scripted?.fault {
-        case .answerWithoutReadingBody?:
-            note(.answerWithoutReadingBody)
-            record(head, body: [], chunkSizes: nil, exchange: exchange, failure: "body not read (answerWithoutReadingBody)")
-            var response = scripted!
-            response.fault = nil
-            response.closeConnection = true
-            respondAndClose(response)
-            return
-        case .closeAfterRequestBodyBytes(let limit)?, .resetAfterRequestBodyBytes(let limit)?:
-            note(scripted!.fault!)
-            if head.expectsContinue, !write(ResponseEncoder.continueLine) { return finish(by: .client, kind: .fin) }
-            // Bounded by `limit`: each read grows the buffer or ends the loop.
-            while buffer.count < limit, readMore() {}
-            let body = Array(buffer.prefix(limit))
-            buffer.removeAll()
-            record(head, body: body, chunkSizes: nil, exchange: exchange, failure: "server cut the request body after \(body.count) bytes")
-            if case .resetAfterRequestBodyBytes = scripted!.fault! { return finish(by: .server, kind: .reset) }
-            return finish(by: .server, kind: .fin, closeNotify: false)
-        default:
-            break
+        if let scripted, let fault = scripted.fault, interruptsRequest(head, fault, scripted, exchange: exchange) { return }
+        if case .contentLength(let length) = head.framing, length > core.maximumRequestBodySize {
+            let reason = "request body of \(length) bytes is larger than the limit of \(core.maximumRequestBodySize)"
+            record(head, body: [], chunkSizes: nil, exchange: exchange, failure: reason)
+            return respondAndClose(ResponseEncoder.contentTooLarge(reason))
         }
-
         if head.expectsContinue, head.framing != .none, !write(ResponseEncoder.continueLine) {
             return finish(by: .client, kind: .fin)
         }
@@ -74,27 +58,38 @@ extension Connection {
         case .contentLength(let length):
             while buffer.count < length {
                 guard readMore() else {
-                    record(head, body: buffer, chunkSizes: nil, exchange: exchange, failure: "client closed after \(buffer.count) of \(length) body bytes")
+                    record(
+                        head, body: buffer, chunkSizes: nil, exchange: exchange,
+                        failure: "client closed after \(buffer.count) of \(length) body bytes")
                     return finishReading()
                 }
             }
             body = Array(buffer.prefix(length))
             buffer.removeFirst(length)
         case .chunked:
-            var decoder = ChunkedBodyDecoder()
+            var decoder = ChunkedBodyDecoder(maximumBodySize: core.maximumRequestBodySize)
             var consumed = 0
             decoding: while true {
                 switch decoder.decode(buffer, index: &consumed) {
                 case .done:
                     break decoding
                 case .needMore:
+                    // The decoder copied what it consumed; dropping it keeps the wire bytes from piling up too.
+                    buffer.removeFirst(consumed)
+                    consumed = 0
                     guard readMore() else {
-                        record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: "client closed inside the chunked body")
+                        record(
+                            head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange,
+                            failure: "client closed inside the chunked body")
                         return finishReading()
                     }
                 case .invalid(let reason):
                     record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: reason)
                     return respondAndClose(ResponseEncoder.badRequest(reason))
+                case .tooLarge:
+                    let reason = "chunked request body larger than the limit of \(core.maximumRequestBodySize)"
+                    record(head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange, failure: reason)
+                    return respondAndClose(ResponseEncoder.contentTooLarge(reason))
                 }
             }
             buffer.removeFirst(consumed)
@@ -105,6 +100,39 @@ extension Connection {
         let request = record(head, body: body, chunkSizes: chunkSizes, exchange: exchange, failure: nil)
         let response = scripted ?? core.dispatch(request)
         respond(response, to: head)
+    }
+
+    /// Fires a fault whose trigger falls inside the request; true when it did, and the exchange is over.
+    private func interruptsRequest(_ head: RequestHead, _ fault: MockFault, _ scripted: MockResponse, exchange: Int) -> Bool {
+        switch fault.trigger.base {
+        case .afterRequestHead:
+            note(fault)
+            record(head, body: [], chunkSizes: nil, exchange: exchange, failure: "body not read (\(fault))")
+        case .afterRequestBodyBytes(let count):
+            note(fault)
+            if head.expectsContinue, !write(ResponseEncoder.continueLine) {
+                finish(by: .client, kind: .fin)
+                return true
+            }
+            // Bounded by the body limit too, so a huge count cannot make the server buffer without end.
+            let limit = min(count, core.maximumRequestBodySize)
+            while buffer.count < limit, readMore() {}
+            let body = Array(buffer.prefix(limit))
+            buffer.removeAll()
+            record(head, body: body, chunkSizes: nil, exchange: exchange, failure: "server cut the request body after \(body.count) bytes")
+        default:
+            return false
+        }
+        if fault.effect == .respond {
+            respondAndClose(
+                scripted.with {
+                    $0.fault = nil
+                    $0.closeConnection = true
+                })
+        } else {
+            perform(fault.effect, midMessage: true)
+        }
+        return true
     }
 
     @discardableResult
@@ -130,55 +158,24 @@ extension Connection {
         if let fault = response.fault { note(fault) }
         if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
 
-        switch response.fault {
-        case .stallAfterRequest?, .stallAtAccept?, .stallAfterClientHello?:
-            return stall()
-        case .closeWithNoReply?, .closeAtAccept?, .closeAfterClientHello?, .closeBeforeReadingRequest?:
-            return finish(by: .server, kind: .fin)
-        case .resetWithNoReply?, .resetAtAccept?, .resetAfterClientHello?:
-            return finish(by: .server, kind: .reset)
-        case .closeAfterRequestBodyBytes?:
-            // From a dispatcher, which only runs once the body was read: the nearest effect is no reply.
-            return finish(by: .server, kind: .fin)
-        case .resetAfterRequestBodyBytes?:
-            return finish(by: .server, kind: .reset)
-        case .garbageThenClose(let garbage)?:
-            _ = write(Array(garbage))
-            return finish(by: .server, kind: .fin)
-        case .plaintextReplyToClientHello?:
-            _ = ResponseEncoder.plaintextReply.withUnsafeBytes { Socket.sendAll(fd, $0) }
-            return finish(by: .server, kind: .fin, closeNotify: false)
-        case .fatalAlertAfterClientHello?:
-            // Raw on the socket as at accept: over an established TLS session the client sees an unencrypted record.
-            _ = ResponseEncoder.handshakeFailureAlert.withUnsafeBytes { Socket.sendAll(fd, $0) }
-            return finish(by: .server, kind: .fin, closeNotify: false)
-        default:
-            break
+        // A fault whose moment came before the response fires now, in place of it (late faults included).
+        if let fault = response.fault, fault.trigger.precedesResponse, fault.effect.endsExchange {
+            return perform(fault.effect, midMessage: false)
         }
 
         let encoded = ResponseEncoder.encode(response, forHeadRequest: head.method == "HEAD")
         var bytes = encoded.head + encoded.body
-        switch response.fault {
-        case .closeAfterBodyBytes(let count)?, .resetAfterBodyBytes(let count)?, .stallAfterBodyBytes(let count)?:
-            bytes = Array(bytes.prefix(encoded.head.count + max(0, count)))
-        default:
-            break
+        if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base {
+            bytes = Array(bytes.prefix(encoded.head.count + count))
         }
         guard write(bytes, throttle: response.throttle) else {
             return finish(by: core.isShuttingDown ? .server : .client, kind: .fin)
         }
 
-        switch response.fault {
-        case .closeAfterBodyBytes?:
-            finish(by: .server, kind: .fin, closeNotify: false)
-        case .resetAfterBodyBytes?:
-            finish(by: .server, kind: .reset)
-        case .stallAfterBodyBytes?:
-            stall()
-        case .closeWithoutCloseNotify?:
-            finish(by: .server, kind: .fin, closeNotify: false)
-        default:
-            if encoded.mustClose || head.wantsClose { finish(by: .server, kind: .fin) }
+        if let fault = response.fault, !fault.trigger.precedesResponse, fault.effect.endsExchange {
+            let cut = fault.trigger != .afterResponse
+            return perform(fault.effect, midMessage: cut)
         }
+        if encoded.mustClose || head.wantsClose { finish(by: .server, kind: .fin) }
     }
 }

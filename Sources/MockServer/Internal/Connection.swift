@@ -35,11 +35,10 @@ final class Connection {
             if !closed { finish(by: .server, kind: .fin) }
             core.threadFinished()
         }
-        if let fault = core.connectionFault(connection: index, phases: [.accept, .clientHello]) {
+        if let fault = core.connectionFault(connection: index, triggers: [.atAccept, .afterClientHello]) {
             note(fault)
-            if fault.phase == .clientHello { readFirstRecord() }
-            performConnectionFault(fault)
-            return
+            if fault.trigger == .afterClientHello { readFirstRecord() }
+            return perform(fault.effect, midMessage: false)
         }
         if let tls = core.tls {
             guard handshake(tls) else { return }
@@ -47,24 +46,33 @@ final class Connection {
         serveRequests()
     }
 
-    // MARK: Faults before any request
+    // MARK: Faults
 
-    func performConnectionFault(_ fault: MockFault) {
-        switch fault {
-        case .closeAtAccept, .closeAfterClientHello, .closeBeforeReadingRequest:
-            finish(by: .server, kind: .fin, closeNotify: false)
-        case .resetAtAccept, .resetAfterClientHello:
+    /// Carries out a fault's effect where it fired: the one place where a fault becomes socket actions.
+    ///
+    /// Effects that bend a response have no meaning here (no response is being written) and close instead.
+    /// - Parameter midMessage: Whether a request or response is half transferred, so that a close skips
+    ///   `close_notify`, as a crashed peer would.
+    func perform(_ effect: MockFault.Effect, midMessage: Bool) {
+        switch effect.base {
+        case .reset:
             finish(by: .server, kind: .reset)
-        case .stallAtAccept, .stallAfterClientHello:
+        case .stall:
             stall()
-        case .plaintextReplyToClientHello:
+        case .plaintextReply:
             _ = ResponseEncoder.plaintextReply.withUnsafeBytes { Socket.sendAll(fd, $0) }
             finish(by: .server, kind: .fin, closeNotify: false)
-        case .fatalAlertAfterClientHello:
+        case .fatalAlert:
+            // Raw on the socket even over an established TLS session: the client sees an unencrypted record.
             _ = ResponseEncoder.handshakeFailureAlert.withUnsafeBytes { Socket.sendAll(fd, $0) }
             finish(by: .server, kind: .fin, closeNotify: false)
-        default:
+        case .garbage(let bytes):
+            _ = write(Array(bytes))
+            finish(by: .server, kind: .fin, closeNotify: !midMessage)
+        case .closeWithoutCloseNotify:
             finish(by: .server, kind: .fin, closeNotify: false)
+        default:
+            finish(by: .server, kind: .fin, closeNotify: !midMessage)
         }
     }
 
@@ -115,14 +123,13 @@ final class Connection {
         guard result == 1 else {
             let error = SSL_get_error(ssl, result)
             let systemError = errno
-            let reason = openSSLReason(fallback: error == SSL_ERROR_SYSCALL
-                ? (systemError == 0 ? "client closed the connection during the handshake" : Socket.errnoText(systemError))
-                : "handshake failed (SSL_get_error \(error))")
+            let reason = openSSLReason(
+                fallback: error == SSL_ERROR_SYSCALL
+                    ? (systemError == 0 ? "client closed the connection during the handshake" : Socket.errnoText(systemError))
+                    : "handshake failed (SSL_get_error \(error))")
             if systemError == ECONNRESET { peerReset = true }
             core.updateConnection(index) { $0.handshake = .failed(reason) }
-            // An alert or an EOF came from the client; anything else is the server refusing (and alerting).
-            let byClient = reason.contains("alert") || error == SSL_ERROR_SYSCALL || reason.contains("eof")
-            finish(by: byClient ? .client : .server, kind: .fin, closeNotify: false)
+            finish(by: HandshakeFailure.closer(sslError: error), kind: .fin, closeNotify: false)
             return false
         }
         handshakeDone = true

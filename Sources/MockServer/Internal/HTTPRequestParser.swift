@@ -36,7 +36,7 @@ struct RequestHead: Sendable, Equatable {
         let withoutQuery = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         if withoutQuery.hasPrefix("/") || withoutQuery == "*" { return String(withoutQuery) }
         // Absolute form (`http://host/path`): the path starts at the first slash after the authority.
-        if let scheme = withoutQuery.range(of: "://") {
+        if let scheme = withoutQuery.firstRange(of: "://") {
             let rest = withoutQuery[scheme.upperBound...]
             return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
         }
@@ -98,22 +98,26 @@ enum HTTPRequestParser {
         case .success(let value): framing = value
         case .failure(let reason): return .invalid(reason.text)
         }
-        return .complete(RequestHead(
-            method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
-            fields: fields, framing: framing, length: length))
+        return .complete(
+            RequestHead(
+                method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
+                fields: fields, framing: framing, length: length))
     }
 
     struct Reason: Error { var text: String }
 
     private static func framing(of fields: [RequestHead.Field]) -> Result<RequestHead.Framing, Reason> {
         let lengths = fields.filter { $0.name.lowercased() == "content-length" }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
+            // Empty elements kept, so that an empty or dangling value is judged malformed, not ignored.
+            .flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() } }
         let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
             .flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingSpaces() } }
         if !codings.isEmpty {
             // Both framings at once is how request smuggling starts (RFC 9112 §6.1); reject it.
             if !lengths.isEmpty { return .failure(Reason(text: "both Transfer-Encoding and Content-Length")) }
-            guard codings.last == "chunked" else { return .failure(Reason(text: "unsupported transfer coding: \(codings.joined(separator: ", "))")) }
+            guard codings.last == "chunked" else {
+                return .failure(Reason(text: "unsupported transfer coding: \(codings.joined(separator: ", "))"))
+            }
             return .success(.chunked)
         }
         guard let first = lengths.first else { return .success(.none) }

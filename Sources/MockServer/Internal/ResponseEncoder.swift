@@ -12,20 +12,20 @@ enum ResponseEncoder {
     }
 
     static func encode(_ response: MockResponse, forHeadRequest isHead: Bool = false) -> Encoded {
-        let fault = response.fault
-        if case .http09Reply = fault {
+        let effect = response.fault?.effect
+        if effect == .http09Reply {
             let body = response.body.isEmpty ? Array("HTTP/0.9 simple response\n".utf8) : Array(response.body)
             return Encoded(head: [], body: body, mustClose: true)
         }
 
-        let chunked = response.chunked != nil || fault == .malformedChunkSize || fault == .missingLastChunkThenClose
+        let chunked = response.chunked != nil || effect == .malformedChunkSize || effect == .missingLastChunk
         var fields = response.headers
         let hasFraming = fields.contains { isField($0.name, "content-length") || isField($0.name, "transfer-encoding") }
         let bodyless = (100..<200).contains(response.status) || response.status == 204 || response.status == 304
         if !hasFraming, !bodyless, !response.closeDelimited {
             if chunked {
                 fields.append((name: "Transfer-Encoding", value: "chunked"))
-            } else if fault == .conflictingContentLength {
+            } else if effect == .conflictingContentLength {
                 fields.append((name: "Content-Length", value: String(response.body.count)))
                 fields.append((name: "Content-Length", value: String(response.body.count + 1)))
             } else {
@@ -36,26 +36,26 @@ enum ResponseEncoder {
             fields.append((name: "Connection", value: "close"))
         }
 
-        let code = fault == .malformedStatusLine ? "\(response.status)0" : String(response.status)
+        let code = effect == .malformedStatusLine ? "\(response.status)0" : String(response.status)
         var head = "HTTP/1.1 \(code) \(response.reason)\r\n"
         for field in fields { head += "\(field.name): \(field.value)\r\n" }
-        if case .oversizedHead(let size) = fault {
+        if case .oversizedHead(let size)? = effect?.base {
             let padding = max(0, size - head.utf8.count - "X-Oversized: \r\n\r\n".utf8.count)
             head += "X-Oversized: \(String(repeating: "a", count: padding))\r\n"
         }
         var headBytes = response.informational.flatMap(interimHead) + Array(head.utf8)
-        if fault != .headWithoutBlankLineThenClose { headBytes += Array("\r\n".utf8) }
+        if effect != .headWithoutBlankLine { headBytes += Array("\r\n".utf8) }
 
         var body: [UInt8] = []
-        if fault != .headWithoutBlankLineThenClose, !isHead, !bodyless {
+        if effect != .headWithoutBlankLine, !isHead, !bodyless {
             body = chunked ? chunkedBody(response) : Array(response.body)
-            if case .extraBytesBeyondContentLength(let extra) = fault { body += Array(extra) }
+            if case .extraBytesBeyondContentLength(let extra)? = effect?.base { body += Array(extra) }
         }
 
         let mustClose: Bool
-        switch fault {
-        case .malformedStatusLine, .headWithoutBlankLineThenClose, .oversizedHead, .conflictingContentLength,
-            .malformedChunkSize, .missingLastChunkThenClose, .closeWithoutCloseNotify:
+        switch effect?.base {
+        case .malformedStatusLine?, .headWithoutBlankLine?, .oversizedHead?, .conflictingContentLength?,
+            .malformedChunkSize?, .missingLastChunk?, .closeWithoutCloseNotify?:
             mustClose = true
         default:
             mustClose = response.closeConnection || response.closeDelimited
@@ -78,7 +78,7 @@ enum ResponseEncoder {
         var first = true
         while offset < bytes.count {
             let size = min(sizes.isEmpty ? bytes.count : sizes[min(sizeIndex, sizes.count - 1)], bytes.count - offset)
-            let sizeLine = first && response.fault == .malformedChunkSize ? "zz" : String(size, radix: 16)
+            let sizeLine = first && response.fault?.effect == .malformedChunkSize ? "zz" : String(size, radix: 16)
             wire += Array("\(sizeLine)\r\n".utf8)
             wire += bytes[offset..<offset + size]
             wire += Array("\r\n".utf8)
@@ -86,8 +86,8 @@ enum ResponseEncoder {
             sizeIndex += 1
             first = false
         }
-        if bytes.isEmpty, response.fault == .malformedChunkSize { wire += Array("zz\r\n".utf8) }
-        if response.fault != .missingLastChunkThenClose { wire += Array("0\r\n\r\n".utf8) }
+        if bytes.isEmpty, response.fault?.effect == .malformedChunkSize { wire += Array("zz\r\n".utf8) }
+        if response.fault?.effect != .missingLastChunk { wire += Array("0\r\n\r\n".utf8) }
         return wire
     }
 
@@ -97,8 +97,15 @@ enum ResponseEncoder {
     static let handshakeFailureAlert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
 
     static func badRequest(_ reason: String) -> MockResponse {
-        MockResponse(status: 400, headers: [(name: "Content-Type", value: "text/plain")],
-                     body: Data("\(reason)\n".utf8), closeConnection: true)
+        MockResponse(
+            status: 400, headers: [(name: "Content-Type", value: "text/plain")],
+            body: Data("\(reason)\n".utf8), closeConnection: true)
+    }
+
+    static func contentTooLarge(_ reason: String) -> MockResponse {
+        MockResponse(
+            status: 413, headers: [(name: "Content-Type", value: "text/plain")],
+            body: Data("\(reason)\n".utf8), closeConnection: true)
     }
 
     private static func isField(_ name: String, _ lowercased: String) -> Bool { name.lowercased() == lowercased }

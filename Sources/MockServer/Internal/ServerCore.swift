@@ -9,6 +9,7 @@ import Foundation
 /// `deinit` and shuts everything down.
 final class ServerCore: @unchecked Sendable {
     let tls: TLSContext?
+    let maximumRequestBodySize: Int
     private let recordsRequests: Bool
     private let condition = NSCondition()
 
@@ -21,8 +22,9 @@ final class ServerCore: @unchecked Sendable {
     private var runningThreads = 0
     private var shuttingDown = false
 
-    init(tls: TLSContext?, recordsRequests: Bool) {
+    init(tls: TLSContext?, recordsRequests: Bool, maximumRequestBodySize: Int) {
         self.tls = tls
+        self.maximumRequestBodySize = maximumRequestBodySize
         self.recordsRequests = recordsRequests
     }
 
@@ -67,13 +69,13 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// The fault for a moment before any request exists; a queued response carrying one is consumed.
-    func connectionFault(connection: Int, phases: Set<MockFault.Phase>) -> MockFault? {
+    func connectionFault(connection: Int, triggers: Set<MockFault.Trigger>) -> MockFault? {
         locked {
             if let dispatcherStorage {
-                guard let fault = dispatcherStorage.connectionFault(connection), phases.contains(fault.phase) else { return nil }
+                guard let fault = dispatcherStorage.connectionFault(connection), triggers.contains(fault.trigger) else { return nil }
                 return fault
             }
-            guard let fault = queue.first?.fault, phases.contains(fault.phase) else { return nil }
+            guard let fault = queue.first?.fault, triggers.contains(fault.trigger) else { return nil }
             queue.removeFirst()
             return fault
         }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// Thin wrappers over the POSIX socket calls the server needs, so the rest reads as intent.
@@ -87,14 +83,26 @@ enum Socket {
         return poll(&descriptor, 1, milliseconds) > 0
     }
 
-    /// Accepts one pending connection, or returns nil (nothing pending, or interrupted).
-    static func accept(_ listener: Int32) -> Int32? {
+    enum AcceptOutcome: Equatable {
+        case accepted(Int32)
+        /// Nothing pending any more, interrupted, or a connection aborted before it was taken.
+        case nothing
+        /// The process (EMFILE) or the system (ENFILE) has no descriptor left for the connection.
+        case outOfDescriptors
+    }
+
+    static func accept(_ listener: Int32) -> AcceptOutcome {
         let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return errno == EMFILE || errno == ENFILE ? .outOfDescriptors : .nothing }
         var yes: Int32 = 1
         // Responses go out in one write; Nagle would only add latency to small ones.
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        return fd
+        return .accepted(fd)
+    }
+
+    /// A descriptor held in reserve, to be given up when the table is full; -1 when none could be opened.
+    static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// Makes the next `close` send RST instead of FIN.

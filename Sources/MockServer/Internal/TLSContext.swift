@@ -32,16 +32,18 @@ final class TLSContext: @unchecked Sendable {
             // The callback captures nothing (C function pointer); the dictionary travels through the arg pointer,
             // which stays valid because this object outlives every SSL made from its contexts.
             let arg = Unmanaged.passUnretained(self).toOpaque()
-            _ = cshims_SSL_CTX_set_tlsext_servername_callback(defaultContext, { ssl, _, arg in
-                guard let ssl, let arg, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else {
+            _ = cshims_SSL_CTX_set_tlsext_servername_callback(
+                defaultContext,
+                { ssl, _, arg in
+                    guard let ssl, let arg, let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else {
+                        return SSL_TLSEXT_ERR_OK
+                    }
+                    let contexts = Unmanaged<TLSContext>.fromOpaque(arg).takeUnretainedValue()
+                    if let context = contexts.contextsByName[String(cString: name).lowercased()] {
+                        SSL_set_SSL_CTX(ssl, context)
+                    }
                     return SSL_TLSEXT_ERR_OK
-                }
-                let contexts = Unmanaged<TLSContext>.fromOpaque(arg).takeUnretainedValue()
-                if let context = contexts.contextsByName[String(cString: name).lowercased()] {
-                    SSL_set_SSL_CTX(ssl, context)
-                }
-                return SSL_TLSEXT_ERR_OK
-            }, arg)
+                }, arg)
         }
     }
 
@@ -60,12 +62,15 @@ final class TLSContext: @unchecked Sendable {
                 throw MockServerError(code: .invalidKey, message: "cannot load key \(identity.keyFile): \(openSSLReason())")
             }
             guard SSL_CTX_check_private_key(context) == 1 else {
-                throw MockServerError(code: .invalidKey, message: "key \(identity.keyFile) does not match the leaf of \(identity.chainFile): \(openSSLReason())")
+                throw MockServerError(
+                    code: .invalidKey,
+                    message: "key \(identity.keyFile) does not match the leaf of \(identity.chainFile): \(openSSLReason())")
             }
             // Serve the file's chain as written: never let OpenSSL complete or reorder it from a store.
             _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN), nil)
 
-            let low = configuration.minimumVersion, high = configuration.maximumVersion
+            let low = configuration.minimumVersion
+            let high = configuration.maximumVersion
             if min(low, high) < .tls12 {
                 // OpenSSL 3's default security level refuses TLS 1.0/1.1 even when the range allows them.
                 SSL_CTX_set_security_level(context, 0)
@@ -78,7 +83,8 @@ final class TLSContext: @unchecked Sendable {
                 throw MockServerError(code: .tlsSetupFailed, message: "invalid TLS 1.3 cipher suites '\(cipherSuites)': \(openSSLReason())")
             }
             guard cshims_SSL_CTX_set_min_proto_version(context, protocolVersion(low)) == 1,
-                  cshims_SSL_CTX_set_max_proto_version(context, protocolVersion(high)) == 1 else {
+                cshims_SSL_CTX_set_max_proto_version(context, protocolVersion(high)) == 1
+            else {
                 throw MockServerError(code: .tlsSetupFailed, message: "invalid TLS version range: \(openSSLReason())")
             }
 
@@ -118,7 +124,8 @@ final class TLSContext: @unchecked Sendable {
                 }
             } else if cshims_SSL_CTX_add_extra_chain_cert(context, certificate) != 1 {
                 X509_free(certificate)
-                throw MockServerError(code: .invalidCertificate, message: "cannot add chain certificate \(count) of \(path): \(openSSLReason())")
+                throw MockServerError(
+                    code: .invalidCertificate, message: "cannot add chain certificate \(count) of \(path): \(openSSLReason())")
             }
             count += 1
         }

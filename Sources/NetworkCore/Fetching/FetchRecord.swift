@@ -17,10 +17,10 @@ final class FetchRecord: Sendable {
         var inFlight: [any Cancelable] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(resource: Network.URLSessionResource, completion: @escaping FetchCompletion) {
-        state = Mutex(State(machine: Network.FetchStateMachine(resource: resource), completion: completion))
+        state = Locked(State(machine: Network.FetchStateMachine(resource: resource), completion: completion))
     }
 
     /// Feeds one event to the machine, under the record's lock; the action is carried out outside it.

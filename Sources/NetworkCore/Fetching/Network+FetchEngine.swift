@@ -48,7 +48,7 @@ extension Network {
         public let transport: Transport
         private let retryQueue: DispatchQueue
         private let callbackQueue: DispatchQueue?
-        private let registry = Mutex(Registry())
+        private let registry = Locked(Registry())
         private let taskIdentifiers = Atomic<Int>(0)
 
         /// Creates an engine.
@@ -213,4 +213,3 @@ extension Network {
         }
     }
 }
-

@@ -38,9 +38,11 @@ extension Network.FetchStateMachine {
         public func retryAction() -> Retry.Action {
             let resource = attempt.resource
             return resource.interceptors.reduce(Retry.Action.none) { action, interceptor in
-                resource.retryActionPriority(action, interceptor.interceptFailedTask(
-                    withIdentifier: attempt.taskIdentifier, request: attempt.request, data: data, response: response,
-                    error: error, retryState: resource.retryState))
+                resource.retryActionPriority(
+                    action,
+                    interceptor.interceptFailedTask(
+                        withIdentifier: attempt.taskIdentifier, request: attempt.request, data: data, response: response,
+                        error: error, retryState: resource.retryState))
             }
         }
     }

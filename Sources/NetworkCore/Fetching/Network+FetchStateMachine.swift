@@ -7,7 +7,7 @@ extension Network {
 
     /// The fetch flow of one ``URLSessionResource``, as a value: events go in, the next action comes out.
     ///
-    /// The flow is the project's, whatever the transport: make the request (through the make-request
+    /// The flow is the project's (`docs/spec/fetch.md`, `retries.md`, `cancellation.md`), whatever the transport: make the request (through the make-request
     /// interceptors), send it, sort the outcome into success, `noData`, `http`, `badResponse` or `url`, ask the
     /// interceptors whether to retry, wait for a delay, and complete exactly once, also when cancelled at any
     /// stage. ``FetchEngine`` drives it over a ``FetchTransport``; a stack on another HTTP library can drive
@@ -160,13 +160,15 @@ extension Network {
                 let payload = body ?? Data()
                 // A HEAD response has no body by definition: it is not "unexpectedly empty".
                 if payload.isEmpty, !resource.allowsEmptyBody(statusCode: response.statusCode), attempt.request.httpMethod != "HEAD" {
-                    return askInterceptors(FailedAttempt(error: .noData(status, response), data: body, response: response, attempt: attempt))
+                    return askInterceptors(
+                        FailedAttempt(error: .noData(status, response), data: body, response: response, attempt: attempt))
                 }
                 state = .finished
                 return .succeed(SucceededAttempt(value: Value(value: payload, response: response), attempt: attempt))
             default:
                 let apiError = resource.errorDecoding.decode(body, response)
-                return askInterceptors(FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
+                return askInterceptors(
+                    FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Host-name rules shared by the pinning handlers (spec decisions 5 and 6).
+/// Host-name rules shared by the pinning handlers (docs/spec/trust.md, PIN-7 to PIN-10).
 ///
 /// Names are compared as lowercase ASCII with one trailing dot removed, because DNS names are
 /// case-insensitive and `example.test.` is the same name as `example.test`. Subdomains are matched on
@@ -14,7 +14,9 @@ enum HostName {
     /// The form names are compared in: lowercased, one trailing dot removed, IPv6 brackets removed.
     static func normalized(_ name: String) -> String {
         // The transport hands over hosts already normalised: checking is cheaper than lowercasing a copy.
-        if !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "[") }), name.utf8.last != UInt8(ascii: ".") {
+        if !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "[") }),
+            name.utf8.last != UInt8(ascii: ".")
+        {
             return name
         }
         var name = name.lowercased()
@@ -41,7 +43,9 @@ enum HostName {
     /// an IP address has no subdomains.
     static func problem(with domain: String, includeSubdomains: Bool) -> ServerTrustEvaluator.DomainNameProblem? {
         if domain.isEmpty { return .empty }
-        if domain.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }) {
+        if domain.unicodeScalars.contains(where: {
+            CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        }) {
             return .whitespace
         }
         if domain.contains("://") { return .scheme }

@@ -46,11 +46,12 @@ extension ServerTrustEvaluator {
             self.allowExpiredDomainPolicies = allowExpiredDomainPolicies
         }
 
-        /// The policy that applies to a host: exact domain first, then the longest covering domain (decision 6).
+        /// The policy that applies to a host: exact domain first, then the longest covering domain (PIN-9).
         public func policy(forHost host: String) -> PinningPolicy? {
             let host = HostName.normalized(host)
             if let exact = pinningPolicies.first(where: { $0.domainName == host }) { return exact }
-            return pinningPolicies
+            return
+                pinningPolicies
                 .filter { $0.includeSubdomains && HostName.isProperSubdomain(host, of: $0.domainName) }
                 .max { $0.domainName.count < $1.domainName.count }
         }

@@ -72,12 +72,6 @@ extension ServerTrustEvaluator {
             self.canonicalPins = canonical
         }
 
-        /// Whether the policy covers a host (normalized): the domain itself, or a subdomain if
-        /// ``includeSubdomains`` is set.
-        func covers(_ host: String) -> Bool {
-            host == domainName || (includeSubdomains && HostName.isProperSubdomain(host, of: domainName))
-        }
-
         /// Whether the policy has expired at a time (strictly after ``expirationDate``).
         func isExpired(at time: Date) -> Bool { expirationDate < time }
 

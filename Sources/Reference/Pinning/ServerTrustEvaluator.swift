@@ -52,7 +52,7 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
         if case .failure(let error) = evaluation(of: challenge).result { throw error }
     }
 
-    /// Maps the evaluation onto a disposition (alicerce-behaviour §4.9): success trusts the server; a host
+    /// Maps the evaluation onto a disposition (PIN-11, PIN-12): success trusts the server; a host
     /// without a policy, or with an expired one, gets standard validation when the configuration allows it;
     /// everything else is refused with a ``ServerTrustFailure``.
     public func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
@@ -68,11 +68,12 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
             error = failure
         }
         let refusal = failure(for: error, policy: policy, challenge: challenge)
-        failureReporter?(FailureReport(
-            host: challenge.host, port: challenge.port, policy: policy,
-            verifiedChain: challenge.verifiedChain, servedChain: challenge.servedChain,
-            configuredPins: refusal.configuredPins, date: challenge.verificationTime,
-            isReusedConnection: challenge.isReusedConnection, error: error, failure: refusal))
+        failureReporter?(
+            FailureReport(
+                host: challenge.host, port: challenge.port, policy: policy,
+                verifiedChain: challenge.verifiedChain, servedChain: challenge.servedChain,
+                configuredPins: refusal.configuredPins, date: challenge.verificationTime,
+                isReusedConnection: challenge.isReusedConnection, error: error, failure: refusal))
         return .cancelAuthenticationChallenge(refusal)
     }
 
@@ -114,7 +115,8 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
             detail = "no pinning policy covers this host, and allowNotPinnedDomains is false"
         case .domainPolicyExpired:
             reason = .policyExpired
-            detail = "the policy expired before the verification time \(ISO8601DateFormatter().string(from: challenge.verificationTime)), "
+            detail =
+                "the policy expired before the verification time \(ISO8601DateFormatter().string(from: challenge.verificationTime)), "
                 + "and allowExpiredDomainPolicies is false"
         case .pinVerificationFailed(.evaluation(let failure)):
             reason = failure.kind == .hostnameMismatch ? .hostnameMismatch : .chainNotTrusted(failure)

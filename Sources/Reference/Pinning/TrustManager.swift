@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Per-host trust policies (the GCXTrustPolicy design), usable as a stack's ``AuthenticationChallengeHandler``.
 ///
 /// ```swift
@@ -21,7 +19,7 @@ public final class TrustManager: AuthenticationChallengeHandler {
     /// A shared manager.
     public static let shared = TrustManager()
 
-    private let policies = Mutex<[String: TrustPolicy]>([:])
+    private let policies = Locked<[String: TrustPolicy]>([:])
 
     /// Creates a manager without policies.
     public init() {}
@@ -60,10 +58,11 @@ public final class TrustManager: AuthenticationChallengeHandler {
     /// Decides with the host's policy; refuses hosts without one.
     public func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         guard let policy = policy(for: challenge.host) else {
-            return .cancelAuthenticationChallenge(ServerTrustFailure(
-                reason: .noPolicyForHost, host: challenge.host,
-                seenCertificates: challenge.verifiedChain.isEmpty ? challenge.servedChain : challenge.verifiedChain,
-                detail: "the trust manager has no policy for this host; port \(challenge.port)"))
+            return .cancelAuthenticationChallenge(
+                ServerTrustFailure(
+                    reason: .noPolicyForHost, host: challenge.host,
+                    seenCertificates: challenge.verifiedChain.isEmpty ? challenge.servedChain : challenge.verifiedChain,
+                    detail: "the trust manager has no policy for this host; port \(challenge.port)"))
         }
         return policy.disposition(for: challenge)
     }

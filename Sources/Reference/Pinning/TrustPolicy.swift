@@ -30,7 +30,8 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
         self.certificateDirectory = settings.certificateDirectory
         self.customValidation = settings.customValidation
         // Only pinning policies read files, once, here: never inside a handshake.
-        self.pinned = type == .pinCertificate || type == .pinPublicKey
+        self.pinned =
+            type == .pinCertificate || type == .pinPublicKey
             ? PinnedCertificates(directory: settings.certificateDirectory)
             : PinnedCertificates(certificates: [], problem: nil)
     }
@@ -74,8 +75,9 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
             if certificatePinOnly { return pinOnlyDisposition(challenge) }
             if let refusal = standardRefusal(challenge) { return .cancelAuthenticationChallenge(refusal) }
             if challenge.verifiedChain.contains(where: isPinned) { return .useCredential }
-            return .cancelAuthenticationChallenge(failure(
-                .noPinMatched, challenge, "no certificate of the verified chain is pinned (\(type))"))
+            return .cancelAuthenticationChallenge(
+                failure(
+                    .noPinMatched, challenge, "no certificate of the verified chain is pinned (\(type))"))
         }
     }
 
@@ -107,7 +109,7 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Pin-only mode (decision 9): walks from the served leaf to each certificate whose key verifies the
+    /// Pin-only mode (TM-10): walks from the served leaf to each certificate whose key verifies the
     /// previous one's signature; passes only when a certificate on that walk is pinned, or a pinned
     /// certificate's key verifies the signature of one on the walk. Certificates the server sent that do not
     /// sign into the leaf's path are never considered.
@@ -127,9 +129,10 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
             guard let next = remaining.firstIndex(where: { current.1.isSigned(by: $0.1) }) else { break }
             current = remaining.remove(at: next)
         }
-        return .cancelAuthenticationChallenge(failure(
-            .noPinMatched, challenge,
-            "pin-only mode: no pinned key is the leaf's or signs the leaf's path (certificates merely served are ignored)"))
+        return .cancelAuthenticationChallenge(
+            failure(
+                .noPinMatched, challenge,
+                "pin-only mode: no pinned key is the leaf's or signs the leaf's path (certificates merely served are ignored)"))
     }
 
     private func failure(_ reason: ServerTrustFailure.Reason, _ challenge: ServerTrustChallenge, _ detail: String?) -> ServerTrustFailure {

@@ -21,7 +21,7 @@ public final class ValidationSettings {
 
     /// Pin-only mode (default `false`), **unsafe**: chain trust, dates and host name are not checked, only the
     /// pins. Still never a pass for a pinned certificate that is merely present in the served list: the pinned
-    /// key must be the leaf's, or belong to a certificate whose signature chains the leaf to it (decision 9).
+    /// key must be the leaf's, or belong to a certificate whose signature chains the leaf to it (TM-10).
     public var certificatePinOnly = false
 
     /// The directory whose certificate files (`.pem`, `.crt`, `.cer`, `.der`; PEM or DER; a PEM file may hold

@@ -17,7 +17,8 @@ struct CurlEdgeFailure: Error {
     /// A refused option, named as libcurl names it (`URL`, `HTTPHEADER`, …).
     init(option: CURLoption, code: Int) {
         let name = curl_easy_option_by_id(option).flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "option \(option.rawValue)"
-        self.init(call: "curl_easy_setopt(CURLOPT_\(name))", code: code, message: String(cString: curl_easy_strerror(CURLcode(UInt32(code)))))
+        self.init(
+            call: "curl_easy_setopt(CURLOPT_\(name))", code: code, message: String(cString: curl_easy_strerror(CURLcode(UInt32(code)))))
     }
 
     var transportFailure: TransportFailure {

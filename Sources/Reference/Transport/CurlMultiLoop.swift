@@ -2,7 +2,6 @@ internal import CCurl
 internal import CShims
 import Foundation
 import NetworkCore
-import Synchronization
 
 /// The stack's one transport thread: owns a libcurl multi handle (and so its connection cache), adds and
 /// removes transfers, times out idle ones, and runs jobs posted to it (completions among them).
@@ -25,9 +24,9 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The multi handle; `nil` when it could not be set up, and then no thread runs.
     private let multi: UnsafeMutableRawPointer?
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    private let loopThread = Mutex<pthread_t?>(nil)
+    private let loopThread = Locked<pthread_t?>(nil)
     /// Why the multi handle could not be set up: every transfer fails with it.
     private let setupFailure: TransportFailure?
 
@@ -183,7 +182,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func expireIdleTransfers() {
         let now = ContinuousClock.now
         for transfer in active.values where transfer.lastProgress + transfer.idleTimeout <= now {
-            let failure = TransportFailure(library: "Reference", code: 0, message: "no data for \(transfer.idleTimeout) (the request's timeoutInterval)")
+            let failure = TransportFailure(
+                library: "Reference", code: 0, message: "no data for \(transfer.idleTimeout) (the request's timeoutInterval)")
             remove(transfer)?.complete(failing: .timedOut, failure)
         }
     }
@@ -209,7 +209,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private static func multiFailure(_ call: String, _ code: CURLMcode) -> TransportFailure {
-        TransportFailure(library: "libcurl multi", code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_multi_strerror(code)))")
+        TransportFailure(
+            library: "libcurl multi", code: Int(code.rawValue), message: "\(call) failed: \(String(cString: curl_multi_strerror(code)))")
     }
 }
 

@@ -19,9 +19,13 @@ struct CurlRequestSetup {
         // Header injection is refused before libcurl sees anything.
         let fields = request.allHTTPHeaderFields ?? [:]
         if let bad = fields.first(where: { !Self.isValidHeader(name: $0.key, value: $0.value) }) {
-            throw URLError(.badURL, failure: TransportFailure(
-                library: "Reference", code: 0,
-                message: "invalid header field \(bad.key.debugDescription): names are tokens, and no name or value may hold CR, LF or NUL"), url: url)
+            throw URLError(
+                .badURL,
+                failure: TransportFailure(
+                    library: "Reference", code: 0,
+                    message:
+                        "invalid header field \(bad.key.debugDescription): names are tokens, and no name or value may hold CR, LF or NUL"),
+                url: url)
         }
         if isHTTPS, let reason = CurlGlobal.unsupportedTLSBackend {
             throw URLError(.secureConnectionFailed, failure: TransportFailure(library: "libcurl", code: 0, message: reason), url: url)
@@ -126,7 +130,8 @@ struct CurlRequestSetup {
 
     private static func isValidHeader(name: String, value: String) -> Bool {
         let forbidden: Set<UInt8> = [0x0D, 0x0A, 0x00]
-        return !name.isEmpty && !name.utf8.contains(where: { forbidden.contains($0) || $0 == UInt8(ascii: ":") || $0 == 0x20 || $0 == 0x09 })
+        return !name.isEmpty
+            && !name.utf8.contains(where: { forbidden.contains($0) || $0 == UInt8(ascii: ":") || $0 == 0x20 || $0 == 0x09 })
             && !value.utf8.contains(where: { forbidden.contains($0) })
     }
 }

@@ -141,7 +141,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         guard let head, heads.isComplete, head.status > 0 else {
             // The connection ended inside the head: nothing was answered, whatever the status line said.
             let message = head == nil ? "no response head" : "the connection ended before the response head did"
-            return .failure(URLError(.networkConnectionLost, failure: TransportFailure(library: "Reference", code: 0, message: message), url: url))
+            return .failure(
+                URLError(.networkConnectionLost, failure: TransportFailure(library: "Reference", code: 0, message: message), url: url))
         }
         return .response(makeResponse(head), body: body)
     }

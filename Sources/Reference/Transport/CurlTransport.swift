@@ -17,7 +17,9 @@ final class CurlTransport: FetchTransport {
         self.configuration = configuration
         trust = TLSTrustContext(
             roots: configuration.trustRoots, handler: handler,
-            verificationTime: configuration.verificationTime, logger: configuration.logger)
+            verificationTime: configuration.verificationTime, logger: configuration.logger,
+            profileCheck: ServerCertificateProfileCheck(
+                profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth))
     }
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {
@@ -27,11 +29,13 @@ final class CurlTransport: FetchTransport {
             completion(outcome)
         }
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            let failure = TransportFailure(library: "Reference", code: 0, message: "unsupported URL: \(request.url?.absoluteString ?? "none")")
+            let failure = TransportFailure(
+                library: "Reference", code: 0, message: "unsupported URL: \(request.url?.absoluteString ?? "none")")
             return fail(URLError(.unsupportedURL, failure: failure, url: request.url), logged)
         }
         do {
-            let transfer = try CurlTransfer(request: request, url: url, trust: trust, configuration: configuration, loop: loop, completion: logged)
+            let transfer = try CurlTransfer(
+                request: request, url: url, trust: trust, configuration: configuration, loop: loop, completion: logged)
             loop.submit(transfer)
             return transfer
         } catch {
@@ -55,7 +59,9 @@ final class CurlTransport: FetchTransport {
 
     private static func log(_ outcome: Network.TransportOutcome, of request: URLRequest, after elapsed: Duration, to logger: Logger) {
         guard logger.logLevel <= .debug else { return }
-        var metadata: Logger.Metadata = ["method": "\(request.httpMethod ?? "GET")", "url": "\(request.url?.absoluteString ?? "")", "elapsed": "\(elapsed)"]
+        var metadata: Logger.Metadata = [
+            "method": "\(request.httpMethod ?? "GET")", "url": "\(request.url?.absoluteString ?? "")", "elapsed": "\(elapsed)",
+        ]
         switch outcome {
         case .response(let response, _):
             metadata["status"] = "\(response.statusCode)"

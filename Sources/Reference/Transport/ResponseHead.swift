@@ -21,7 +21,11 @@ struct ResponseHead: Equatable, Sendable {
     var mergedFields: [String: String] {
         var merged: [String: String] = [:]
         for field in fields {
-            if let existing = merged[field.name] { merged[field.name] = existing + ", " + field.value } else { merged[field.name] = field.value }
+            if let existing = merged[field.name] {
+                merged[field.name] = existing + ", " + field.value
+            } else {
+                merged[field.name] = field.value
+            }
         }
         return merged
     }

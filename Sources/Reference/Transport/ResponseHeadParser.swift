@@ -43,7 +43,8 @@ struct ResponseHeadParser {
         let space = bytes.firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex
         let version = String(decoding: bytes[..<space], as: UTF8.self)
         let digits = bytes[min(space + 1, bytes.endIndex)...].prefix(4)
-        let isCode = digits.count >= 3 && digits.prefix(3).allSatisfy { (0x30...0x39).contains($0) }
+        let isCode =
+            digits.count >= 3 && digits.prefix(3).allSatisfy { (0x30...0x39).contains($0) }
             && (digits.count == 3 || digits.last == UInt8(ascii: " "))
         let status = isCode ? digits.prefix(3).reduce(0) { $0 * 10 + Int($1 - 0x30) } : 0
         return ResponseHead(status: status, version: version)

@@ -39,7 +39,9 @@ private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
 /// internationalised names, lowercased, one trailing dot removed, IPv6 without brackets) and the port.
 private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
     var effective: UnsafePointer<CChar>?
-    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else { return nil }
+    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else {
+        return nil
+    }
     defer { curl_url_cleanup(url) }
     guard curl_url_set(url, CURLUPART_URL, effective, 0) == CURLUE_OK else { return nil }
     func part(_ what: CURLUPart, _ flags: UInt32) -> String? {
@@ -71,6 +73,11 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     }
     SSL_CTX_set1_cert_store(context, roots)
     SSL_CTX_set_cert_verify_callback(context, certificateVerifyCallback, retained)
+    // libcurl's CURLOPT_SSL_VERIFYPEER is off (see `TLSTrustContext.configure`), so libcurl asked for
+    // SSL_VERIFY_NONE, under which OpenSSL would ignore the verification callback's refusal: ask for
+    // SSL_VERIFY_PEER, and refuse the connection if that did not hold.
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+    guard SSL_CTX_get_verify_mode(context) & SSL_VERIFY_PEER != 0 else { return CURLE_SSL_CONNECT_ERROR }
     // A renegotiation would verify again after the transfer that made the connection is gone. SSL_OP_NO_RENEGOTIATION
     // is SSL_OP_BIT(30), a function-like macro Swift cannot import. The call returns the new options, not a status.
     _ = SSL_CTX_set_options(context, UInt64(1) << 30)
@@ -91,14 +98,27 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     // parameter host before signatures and dates and stops at the first error, so a host-name failure would
     // hide whether the rest held. Checked last, `.hostnameMismatch` means "everything else was verified",
     // which is what a handler that waives the host check (TrustManager's `sslValidateHostName = false`) needs.
-    let chainVerified = X509_verify_cert(store) == 1
+    context.profileCheck.prepare(store)
+    var chainVerified = X509_verify_cert(store) == 1
     var verified = chainVerified
-    let hostFlags = X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT) | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+    let hostFlags =
+        X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
+        | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
     if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
         X509_STORE_CTX_set_error_depth(store, 0)
         X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
-        X509_STORE_CTX_set_error(store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+        X509_STORE_CTX_set_error(
+            store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
         verified = false
+    }
+    // The validation profile judges a chain OpenSSL verified; its refusal is a standard validation failure, so
+    // a handler sees it and `.performDefaultHandling` refuses. It outranks a host-name mismatch, which must keep
+    // meaning "everything else was verified" for a handler that waives the host check.
+    var profileRefusal: ChainValidationFailure?
+    if chainVerified, let refusal = context.profileCheck.check(store: store, host: connection.host) {
+        profileRefusal = refusal
+        verified = false
+        chainVerified = false
     }
     let verdict: TrustVerdict
     if let served = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
@@ -108,13 +128,17 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
         // a host-name failure (checked after the whole chain verified) keeps it.
         let evidence = TrustVerdict.Evidence(
             host: connection.host, port: connection.port, served: served, verified: chainVerified ? built : [],
-            standard: verified ? .success(()) : .failure(ChainValidationFailure(store: store)))
+            standard: verified ? .success(()) : .failure(profileRefusal ?? ChainValidationFailure(openSSLStore: store)))
         connection.evidence = evidence
         verdict = context.judge(evidence, reused: false)
     } else {
         // A certificate that cannot be encoded cannot be judged: refuse rather than judge the others.
-        verdict = TrustVerdict(evidence: nil, refusal: .chainNotTrusted(ChainValidationFailure(
-            kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded", depth: 0)))
+        verdict = TrustVerdict(
+            evidence: nil,
+            refusal: .chainNotTrusted(
+                ChainValidationFailure(
+                    kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: "a certificate of the chain cannot be encoded",
+                    depth: 0)))
     }
     connection.transfer?.trustVerdict = verdict
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.

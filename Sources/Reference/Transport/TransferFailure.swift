@@ -3,7 +3,8 @@ import Foundation
 import NetworkCore
 
 /// Why a transfer failed, from facts alone: libcurl's result code, what the transfer's own callbacks stopped,
-/// the TLS verdict, and the response head as it stood. `docs/urlerror-mapping.md` is this table for users.
+/// the TLS verdict, and the response head as it stood (ERR-6 .. ERR-16). `docs/urlerror-mapping.md` is this
+/// table for users.
 ///
 /// No code is chosen by reading a message: the message only travels along, in the `TransportFailure`.
 struct TransferFailure {
@@ -68,9 +69,13 @@ struct TransferFailure {
     var transportFailure: TransportFailure {
         switch stop {
         case .bodyTooLarge(let limit):
-            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response body is larger than maximumResponseSize (\(limit) bytes)")
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message: "the response body is larger than maximumResponseSize (\(limit) bytes)")
         case .headTooLarge:
-            return TransportFailure(library: "Reference", code: Int(code.rawValue), message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
         case nil:
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)
                 ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)

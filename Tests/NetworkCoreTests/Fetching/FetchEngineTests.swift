@@ -147,7 +147,8 @@ struct AsyncFetchTests {
         typealias FetchError = Network.URLSessionError
 
         func fetch(resource: Resource, completion: @escaping FetchCompletionClosure) -> Cancelable {
-            let response = URLResponse(url: URL(string: "https://example.test/")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+            let response = URLResponse(
+                url: URL(string: "https://example.test/")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
             completion(.success(Network.Value(value: Data("first".utf8), response: response)))
             completion(.failure(.cancelled))
             return DummyCancelable()

@@ -95,8 +95,9 @@ struct FetchStateMachineTests {
         #expect(code == .success(status))
     }
 
-    @Test("204, 205, a listed status and a HEAD response succeed with an empty body",
-          arguments: [(204, "GET"), (205, "GET"), (201, "GET"), (200, "HEAD")])
+    @Test(
+        "204, 205, a listed status and a HEAD response succeed with an empty body",
+        arguments: [(204, "GET"), (205, "GET"), (201, "GET"), (200, "HEAD")])
     func allowedEmptyBodies(status: Int, method: String) {
         var machine = sending(method: method, emptyBodyStatusCodes: [201])
         guard case .succeed(let succeeded) = machine.transportCompleted(.response(response(status), body: nil)) else {
@@ -119,7 +120,10 @@ struct FetchStateMachineTests {
     @Test("a final 1xx is badResponse, without asking the interceptors", arguments: [100, 101, 103])
     func informationalIsBadResponse(status: Int) {
         var machine = sending()
-        guard case .complete(.failure(.badResponse(let received))) = machine.transportCompleted(.response(response(status), body: Data("x".utf8))) else {
+        guard
+            case .complete(.failure(.badResponse(let received))) = machine.transportCompleted(
+                .response(response(status), body: Data("x".utf8)))
+        else {
             Issue.record("expected badResponse"); return
         }
         #expect((received as? HTTPURLResponse)?.statusCode == status)
@@ -182,11 +186,14 @@ struct FetchStateMachineTests {
         #expect(next.retryState.errors.count == 1)
     }
 
-    @Test("retryAfter zero, a negative delay or NaN retries at once and adds nothing to the total delay",
-          arguments: [0, -3, Double.nan])
+    @Test(
+        "retryAfter zero, a negative delay or NaN retries at once and adds nothing to the total delay",
+        arguments: [0, -3, Double.nan])
     func retryAfterNonPositive(delay: Double) {
         var machine = askingInterceptors()
-        guard case .makeRequest(let next) = machine.interceptorsAnswered(.retryAfter(delay)) else { Issue.record("expected makeRequest"); return }
+        guard case .makeRequest(let next) = machine.interceptorsAnswered(.retryAfter(delay)) else {
+            Issue.record("expected makeRequest"); return
+        }
         #expect(next.retryState.totalDelay == 0)
     }
 
@@ -195,7 +202,9 @@ struct FetchStateMachineTests {
         var machine = askingInterceptors()
         _ = machine.interceptorsAnswered(.retry)
         _ = machine.requestMade(.success(URLRequest(url: url)), taskIdentifier: 8)
-        guard case .askInterceptors(let failed) = machine.transportCompleted(.failure(URLError(.timedOut))) else { Issue.record("expected ask"); return }
+        guard case .askInterceptors(let failed) = machine.transportCompleted(.failure(URLError(.timedOut))) else {
+            Issue.record("expected ask"); return
+        }
         #expect(failed.attempt.resource.retryState.errors.count == 1)
         #expect(failed.attempt.taskIdentifier == 8)
     }
@@ -203,7 +212,9 @@ struct FetchStateMachineTests {
     // MARK: Cancelling
 
     /// Machines at every stage where a cancel can arrive.
-    private static let stages: [String] = ["making the request", "sending", "asking the interceptors", "waiting for a retry", "making a retry"]
+    private static let stages: [String] = [
+        "making the request", "sending", "asking the interceptors", "waiting for a retry", "making a retry",
+    ]
 
     private func machine(at stage: String) -> Network.FetchStateMachine {
         var machine = Network.FetchStateMachine(resource: resource())

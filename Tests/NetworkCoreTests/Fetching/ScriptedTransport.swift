@@ -9,14 +9,13 @@ import Synchronization
 final class ScriptedTransport: FetchTransport {
 
     private struct State {
-        var pending: [(URLRequest, @Sendable (Network.TransportOutcome) -> Void)] = []
+        var pending: [(Exchange, @Sendable (Network.TransportOutcome) -> Void)] = []
         var sent: [URLRequest] = []
         var cancelled = 0
         var shutDowns = 0
     }
 
     private let state = Mutex(State())
-    private var cancelHook: @Sendable () -> Void { { [self] in state.withLock { $0.cancelled += 1 } } }
 
     var sent: [URLRequest] { state.withLock { $0.sent } }
     var pendingCount: Int { state.withLock { $0.pending.count } }
@@ -24,11 +23,18 @@ final class ScriptedTransport: FetchTransport {
     var shutDownCount: Int { state.withLock { $0.shutDowns } }
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {
+        let exchange = Exchange()
         state.withLock {
             $0.sent.append(request)
-            $0.pending.append((request, completion))
+            $0.pending.append((exchange, completion))
         }
-        return Exchange(onCancel: cancelHook)
+        exchange.onCancel = { [weak self] in self?.countCancel() }
+        return exchange
+    }
+
+    /// A cancelled exchange stays pending, so that a test can still deliver a late outcome.
+    private func countCancel() {
+        state.withLock { $0.cancelled += 1 }
     }
 
     /// Ends the oldest pending exchange with `outcome`.
@@ -37,16 +43,19 @@ final class ScriptedTransport: FetchTransport {
         next?.1(outcome)
     }
 
+    /// Lets every pending completion go, as a real transport does when it stops (they hold the engine).
     func shutDown() {
-        state.withLock { $0.shutDowns += 1 }
+        state.withLock {
+            $0.shutDowns += 1
+            $0.pending = []
+        }
     }
 
-    private final class Exchange: Cancelable {
-        private let onCancel: @Sendable () -> Void
+    private final class Exchange: Cancelable, @unchecked Sendable {  // onCancel is set once, before the exchange escapes
+        var onCancel: (@Sendable () -> Void)?
         private let cancelled = Atomic<Bool>(false)
-        init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
         var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-        func cancel() { if !cancelled.exchange(true, ordering: .relaxed) { onCancel() } }
+        func cancel() { if !cancelled.exchange(true, ordering: .relaxed) { onCancel?() } }
     }
 }
 

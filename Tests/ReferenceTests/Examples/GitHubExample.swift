@@ -1,6 +1,6 @@
-// The usage examples of network.md, as written there except where Linux or Swift 6 force a change:
+// The usage examples of Alicerce's network documentation, as written there except where Linux or Swift 6 force a change:
 // - the endpoint's base URL points at the local MockServer instead of api.github.com;
-// - `.allg` (a typo in network.md) is `.all`, and the `repoCollaborators` path pattern binds all three values;
+// - `.allg` (a typo in that documentation) is `.all`, and the `repoCollaborators` path pattern binds all three values;
 // - the stack is created with a configuration instead of being given a URLSession;
 // - OAuth2Client is a final, Sendable class whose token API takes an escaping, Sendable completion.
 import Foundation

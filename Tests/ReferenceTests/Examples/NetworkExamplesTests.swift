@@ -6,8 +6,8 @@ import MockServer
 import Reference
 import Testing
 
-/// The examples of network.md, run against a local HTTPS server.
-@Suite("network.md examples", .serialized, .timeLimit(.minutes(1)))
+/// The usage examples of Alicerce's network documentation, run against a local HTTPS server.
+@Suite("The usage examples of the network documentation", .serialized, .timeLimit(.minutes(1)))
 final class NetworkExamplesTests {
 
     let server: MockServer
@@ -57,7 +57,8 @@ final class NetworkExamplesTests {
 
     @Test("fetchAndDecode decodes the model")
     func decodingAModel() throws {
-        server.enqueue(MockResponse(status: 200, body: Data(#"{"name":"Alicerce","full_name":"Mindera/Alicerce","stargazers_count":42}"#.utf8)))
+        server.enqueue(
+            MockResponse(status: 200, body: Data(#"{"name":"Alicerce","full_name":"Mindera/Alicerce","stargazers_count":42}"#.utf8)))
         let recorder = Recorder<Result<String, FetchAndDecodeError>>()
         network.fetchAndDecode(
             resource: .github(endpoint: .repo(owner: "Mindera", name: "Alicerce")),

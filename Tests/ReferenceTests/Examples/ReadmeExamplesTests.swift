@@ -17,22 +17,27 @@ struct ReadmeExamplesTests {
         let backupPin = try Fixtures.catalogue.backupPin()
 
         // README: script
-        let server = try MockServer(tls: .init(identity: .init(
-            chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
+        let server = try MockServer(
+            tls: .init(
+                identity: .init(
+                    chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
         server.enqueue(MockResponse(status: 503))
         server.enqueue(MockResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"name":"pinned"}"#.utf8)))
 
         // README: the stack
-        let evaluator = try ServerTrustEvaluator(configuration: .init(
-            pinningPolicies: [try .init(
-                domainName: "localhost",
-                includeSubdomains: false,
-                expirationDate: .distantFuture,
-                pinnedHashes: [intermediatePin, backupPin],
-                enforceBackupPin: true)],
-            certificateCheckingOrder: .leafToRoot,
-            allowNotPinnedDomains: false,
-            allowExpiredDomainPolicies: false))
+        let evaluator = try ServerTrustEvaluator(
+            configuration: .init(
+                pinningPolicies: [
+                    try .init(
+                        domainName: "localhost",
+                        includeSubdomains: false,
+                        expirationDate: .distantFuture,
+                        pinnedHashes: [intermediatePin, backupPin],
+                        enforceBackupPin: true)
+                ],
+                certificateCheckingOrder: .leafToRoot,
+                allowNotPinnedDomains: false,
+                allowExpiredDomainPolicies: false))
 
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: ["\(certificates)/roots/root-a.pem"])
@@ -52,7 +57,7 @@ struct ReadmeExamplesTests {
         // README: verify
         let first = try server.takeRequest()
         #expect(first.path == "/repo")
-        #expect(server.journal.count == 1)                  // one TLS connection, reused for the retry
+        #expect(server.journal.count == 1)  // one TLS connection, reused for the retry
         #expect(server.journal[0].requestCount == 2)
     }
 }

@@ -12,20 +12,24 @@ extension PinningTests {
             try ServerTrustEvaluator.Configuration(pinningPolicies: policies)
         }
 
-        @Test("an exact policy covers its domain in any case and with one trailing dot, and nothing else", arguments: [
-            ("example.test", true), ("EXAMPLE.Test", true), ("example.test.", true), ("example.test..", false),
-            ("api.example.test", false), ("xexample.test", false), ("example.test.evil", false), ("test", false), ("", false),
-        ])
+        @Test(
+            "an exact policy covers its domain in any case and with one trailing dot, and nothing else",
+            arguments: [
+                ("example.test", true), ("EXAMPLE.Test", true), ("example.test.", true), ("example.test..", false),
+                ("api.example.test", false), ("xexample.test", false), ("example.test.evil", false), ("test", false), ("", false),
+            ])
         func exactPolicy(host: String, covered: Bool) throws {
             let configuration = try configuration(policy("example.test", pins: [pin]))
             #expect((configuration.policy(forHost: host) != nil) == covered)
         }
 
-        @Test("includeSubdomains covers the domain and every subdomain, never look-alikes or parents", arguments: [
-            ("example.test", true), ("api.example.test", true), ("a.b.c.example.test", true), ("API.EXAMPLE.TEST.", true),
-            ("xexample.test", false), ("example.test.evil", false), ("evil-example.test", false), ("test", false),
-            ("other.test", false), (".example.test", false), ("a..example.test", false),
-        ])
+        @Test(
+            "includeSubdomains covers the domain and every subdomain, never look-alikes or parents",
+            arguments: [
+                ("example.test", true), ("api.example.test", true), ("a.b.c.example.test", true), ("API.EXAMPLE.TEST.", true),
+                ("xexample.test", false), ("example.test.evil", false), ("evil-example.test", false), ("test", false),
+                ("other.test", false), (".example.test", false), ("a..example.test", false),
+            ])
         func subdomainPolicy(host: String, covered: Bool) throws {
             let configuration = try configuration(policy("example.test", subdomains: true, pins: [pin]))
             #expect((configuration.policy(forHost: host) != nil) == covered)

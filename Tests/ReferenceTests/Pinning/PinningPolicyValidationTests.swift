@@ -29,15 +29,17 @@ extension PinningTests {
             _ = try Policy(domainName: name, pinnedHashes: [pinA, pinB])
         }
 
-        @Test("malformed domain names are refused, naming the value and the problem", arguments: [
-            ("", ServerTrustEvaluator.DomainNameProblem.empty),
-            (" example.test", .whitespace), ("exa mple.test", .whitespace), ("example.test\n", .whitespace),
-            ("https://example.test", .scheme), ("example.test:443", .port), ("example.test/path", .path),
-            ("user@example.test", .path), ("*.example.test", .wildcard), ("example..test", .emptyLabel),
-            (".example.test", .emptyLabel), ("example.test..", .emptyLabel), ("exämple.test", .invalidCharacter),
-            ("-example.test", .invalidCharacter), ("com", .topLevelDomain), ("test.", .topLevelDomain),
-            (String(repeating: "a", count: 64) + ".test", .tooLong),
-        ])
+        @Test(
+            "malformed domain names are refused, naming the value and the problem",
+            arguments: [
+                ("", ServerTrustEvaluator.DomainNameProblem.empty),
+                (" example.test", .whitespace), ("exa mple.test", .whitespace), ("example.test\n", .whitespace),
+                ("https://example.test", .scheme), ("example.test:443", .port), ("example.test/path", .path),
+                ("user@example.test", .path), ("*.example.test", .wildcard), ("example..test", .emptyLabel),
+                (".example.test", .emptyLabel), ("example.test..", .emptyLabel), ("exämple.test", .invalidCharacter),
+                ("-example.test", .invalidCharacter), ("com", .topLevelDomain), ("test.", .topLevelDomain),
+                (String(repeating: "a", count: 64) + ".test", .tooLong),
+            ])
         func malformedDomains(name: String, problem: ServerTrustEvaluator.DomainNameProblem) {
             #expect(throws: ServerTrustEvaluator.PinningPolicyValidationError.invalidDomainName(name, reason: problem)) {
                 try Policy(domainName: name, pinnedHashes: [pinA, pinB])
@@ -46,7 +48,9 @@ extension PinningTests {
 
         @Test("an IP address with includeSubdomains is refused")
         func ipWithSubdomains() {
-            #expect(throws: ServerTrustEvaluator.PinningPolicyValidationError.invalidDomainName("127.0.0.1", reason: .ipAddressWithSubdomains)) {
+            #expect(
+                throws: ServerTrustEvaluator.PinningPolicyValidationError.invalidDomainName("127.0.0.1", reason: .ipAddressWithSubdomains)
+            ) {
                 try Policy(domainName: "127.0.0.1", includeSubdomains: true, pinnedHashes: [pinA, pinB])
             }
         }

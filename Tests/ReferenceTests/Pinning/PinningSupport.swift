@@ -112,7 +112,9 @@ func challenge(
     standard: Result<Void, ChainValidationFailure> = .success(()), time: Date = Date(timeIntervalSince1970: 2_000_000_000)
 ) -> ServerTrustChallenge {
     let certificates = { (pins: [String]) in
-        pins.enumerated().map { ServerCertificate(der: Data([UInt8($0.offset)]), spkiSHA256: $0.element, subject: "CN=cert\($0.offset)", issuer: "") }
+        pins.enumerated().map {
+            ServerCertificate(der: Data([UInt8($0.offset)]), spkiSHA256: $0.element, subject: "CN=cert\($0.offset)", issuer: "")
+        }
     }
     return ServerTrustChallenge(
         host: host, port: 443, servedChain: certificates(served ?? chain), verifiedChain: certificates(chain),

@@ -51,12 +51,15 @@ extension PinningTests {
             #expect(failure.host == "localhost")
             #expect(failure.policy?.hasPrefix("localhost") == true)
             #expect(failure.configuredPins == [Catalogue.unrelated, Catalogue.backup].sorted())
-            #expect(failure.seenCertificates.map(\.spkiSHA256) == [
-                Catalogue.leaf("valid-ec256"), Catalogue.intermediate("valid-ec256"), Catalogue.root("valid-ec256"),
-            ])
-            #expect(failure.seenCertificates.map(\.subject) == ["CN=localhost", "CN=Fixture valid-ec256 Intermediate 1", "CN=Fixture Root A"])
+            #expect(
+                failure.seenCertificates.map(\.spkiSHA256) == [
+                    Catalogue.leaf("valid-ec256"), Catalogue.intermediate("valid-ec256"), Catalogue.root("valid-ec256"),
+                ])
+            #expect(
+                failure.seenCertificates.map(\.subject) == ["CN=localhost", "CN=Fixture valid-ec256 Intermediate 1", "CN=Fixture Root A"])
             let text = failure.description
-            #expect(text.contains(Catalogue.leaf("valid-ec256")) && text.contains("CN=Fixture Root A") && text.contains(Catalogue.unrelated))
+            #expect(
+                text.contains(Catalogue.leaf("valid-ec256")) && text.contains("CN=Fixture Root A") && text.contains(Catalogue.unrelated))
             #expect(harness.applicationBytes == 0)
             #expect(harness.server.journal.allSatisfy { $0.requestCount == 0 })
         }
@@ -76,7 +79,8 @@ extension PinningTests {
 
         @Test("an allowed unpinned host still fails standard validation")
         func notPinnedAllowedStillValidated() throws {
-            let harness = try PinHarness(scenario: "wrong-host", handler: evaluator([policy("other.test", pins: [Catalogue.unrelated])], allowNotPinned: true))
+            let harness = try PinHarness(
+                scenario: "wrong-host", handler: evaluator([policy("other.test", pins: [Catalogue.unrelated])], allowNotPinned: true))
             let result = harness.fetch()
             guard case .failure(.url(let error)) = result else { Issue.record("expected a failure"); return }
             #expect(error.transportFailure?.chainValidationFailure?.kind == .hostnameMismatch)
@@ -122,7 +126,8 @@ extension PinningTests {
             #expect(refusing.fetch().serverTrustFailure?.reason == .noPinMatched)
         }
 
-        @Test("look-alike and parent hosts are not covered by a subdomain policy", arguments: ["xexample.test", "example.test.evil", "test"])
+        @Test(
+            "look-alike and parent hosts are not covered by a subdomain policy", arguments: ["xexample.test", "example.test.evil", "test"])
         func lookAlikesNotCovered(host: String) throws {
             let harness = try PinHarness(
                 scenario: "multi-host", host: host,
@@ -160,25 +165,33 @@ extension PinningTests {
             #expect(result.success != nil, "\(String(describing: result.failure))")
         }
 
-        @Test("every key type pins on leaf, intermediate and root", arguments: [
-            "valid-ec256", "valid-ec384", "valid-ec521", "valid-rsa2048", "valid-rsa3072", "valid-rsa4096", "valid-ed25519",
-        ])
+        @Test(
+            "every key type pins on leaf, intermediate and root",
+            arguments: [
+                "valid-ec256", "valid-ec384", "valid-ec521", "valid-rsa2048", "valid-rsa3072", "valid-rsa4096", "valid-ed25519",
+            ])
         func everyKeyType(scenario: String) throws {
             let roots = scenario == "valid-ec256" ? ["roots/root-a.pem"] : ["\(scenario)/root.pem"]
             for role in ["leaf", "intermediate-1", "root"] {
-                let harness = try PinHarness(scenario: scenario, roots: roots, handler: evaluator([policy(pins: [Catalogue.pin(scenario, role)])]))
+                let harness = try PinHarness(
+                    scenario: scenario, roots: roots, handler: evaluator([policy(pins: [Catalogue.pin(scenario, role)])]))
                 #expect(harness.fetch().success != nil, "\(scenario) \(role)")
             }
             let refusing = try PinHarness(scenario: scenario, roots: roots, handler: evaluator([policy(pins: [Catalogue.unrelated])]))
             #expect(refusing.fetch().serverTrustFailure?.reason == .noPinMatched)
         }
 
-        @Test("a matching pin never rescues a chain that fails standard validation", arguments: [
-            ("expired-leaf", ServerTrustFailure.Reason.chainNotTrusted(ChainValidationFailure(kind: .expired, code: 10, reason: "", depth: 0))),
-            ("untrusted-root", .chainNotTrusted(ChainValidationFailure(kind: .unableToGetIssuer, code: 20, reason: "", depth: 0))),
-            ("self-signed-leaf", .chainNotTrusted(ChainValidationFailure(kind: .selfSigned, code: 18, reason: "", depth: 0))),
-            ("wrong-host", .hostnameMismatch),
-        ])
+        @Test(
+            "a matching pin never rescues a chain that fails standard validation",
+            arguments: [
+                (
+                    "expired-leaf",
+                    ServerTrustFailure.Reason.chainNotTrusted(ChainValidationFailure(kind: .expired, code: 10, reason: "", depth: 0))
+                ),
+                ("untrusted-root", .chainNotTrusted(ChainValidationFailure(kind: .unableToGetIssuer, code: 20, reason: "", depth: 0))),
+                ("self-signed-leaf", .chainNotTrusted(ChainValidationFailure(kind: .selfSigned, code: 18, reason: "", depth: 0))),
+                ("wrong-host", .hostnameMismatch),
+            ])
         func pinNeverReplacesValidation(scenario: String, expected: ServerTrustFailure.Reason) throws {
             let harness = try PinHarness(scenario: scenario, handler: evaluator([policy(pins: [Catalogue.leaf(scenario)])]))
             let failure = try #require(harness.fetch().serverTrustFailure)

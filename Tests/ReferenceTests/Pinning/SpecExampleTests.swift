@@ -4,7 +4,7 @@ import Testing
 
 extension PinningTests {
 
-    @Suite("The network.md pinning example")
+    @Suite("The pinning example of the network documentation")
     struct SpecExample {
 
         @Test("the example compiles and builds a stack as written")
@@ -16,8 +16,8 @@ extension PinningTests {
                 domainName: "github.com",
                 includeSubdomains: true,
                 expirationDate: gitHubRootExpirationDate,
-                pinnedHashes: ["WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18="], // DigiCertHighAssuranceEVRootCA
-                enforceBackupPin: false // we should ideally have a backup pin that's not in the chain to avoid bricking clients
+                pinnedHashes: ["WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18="],  // DigiCertHighAssuranceEVRootCA
+                enforceBackupPin: false  // we should ideally have a backup pin that's not in the chain to avoid bricking clients
             )
 
             let configuration = try ServerTrustEvaluator.Configuration(
@@ -37,12 +37,16 @@ extension PinningTests {
             #expect(configuration.policy(forHost: "api.github.com") == gitHubPolicy)
         }
 
-        @Test("evaluate throws the typed errors of alicerce-behaviour §4.9")
+        @Test("evaluate throws the typed errors of docs/pinning.md (PIN-11, PIN-12)")
         func evaluateErrors() throws {
             let leaf = Catalogue.leaf("valid-ec256")
             let evaluator = try evaluator([policy("example.test", expires: Date(timeIntervalSince1970: 1_000_000_000), pins: [leaf])])
-            #expect(throws: ServerTrustEvaluator.Error.domainNotPinned) { try evaluator.evaluate(challenge(host: "other.test", chain: [leaf])) }
-            #expect(throws: ServerTrustEvaluator.Error.domainPolicyExpired) { try evaluator.evaluate(challenge(host: "example.test", chain: [leaf])) }
+            #expect(throws: ServerTrustEvaluator.Error.domainNotPinned) {
+                try evaluator.evaluate(challenge(host: "other.test", chain: [leaf]))
+            }
+            #expect(throws: ServerTrustEvaluator.Error.domainPolicyExpired) {
+                try evaluator.evaluate(challenge(host: "example.test", chain: [leaf]))
+            }
             let live = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [policy("example.test", pins: [leaf])]))
             try live.evaluate(challenge(host: "example.test", chain: [Catalogue.unrelated, leaf]))
             #expect(throws: ServerTrustEvaluator.Error.pinVerificationFailed(.pinnedHashNotFound)) {

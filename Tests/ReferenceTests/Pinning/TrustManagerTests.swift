@@ -9,7 +9,8 @@ func pinDirectory(_ files: [String]) throws -> URL {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (index, file) in files.enumerated() {
         try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: Fixtures.path(file)), to: directory.appendingPathComponent("\(index)-\(URL(fileURLWithPath: file).lastPathComponent)"))
+            at: URL(fileURLWithPath: Fixtures.path(file)),
+            to: directory.appendingPathComponent("\(index)-\(URL(fileURLWithPath: file).lastPathComponent)"))
     }
     return directory
 }
@@ -40,7 +41,8 @@ extension PinningTests {
         @Test("standard trusts a valid chain and refuses a wrong host and an expired leaf")
         func standard() throws {
             #expect(try PinHarness(handler: manager(.standard)).fetch().success != nil)
-            #expect(try PinHarness(scenario: "wrong-host", handler: manager(.standard)).fetch().serverTrustFailure?.reason == .hostnameMismatch)
+            #expect(
+                try PinHarness(scenario: "wrong-host", handler: manager(.standard)).fetch().serverTrustFailure?.reason == .hostnameMismatch)
             let expired = try PinHarness(scenario: "expired-leaf", handler: manager(.standard)).fetch().serverTrustFailure
             #expect(expired?.reason.chainValidationFailure?.kind == .expired)
         }
@@ -50,7 +52,8 @@ extension PinningTests {
             let off: (ValidationSettings) -> Void = { $0.sslValidateHostName = false }
             #expect(try PinHarness(scenario: "wrong-host", handler: manager(.standard, configure: off)).fetch().success != nil)
             #expect(try PinHarness(scenario: "expired-leaf", handler: manager(.standard, configure: off)).fetch().serverTrustFailure != nil)
-            #expect(try PinHarness(scenario: "untrusted-root", handler: manager(.standard, configure: off)).fetch().serverTrustFailure != nil)
+            #expect(
+                try PinHarness(scenario: "untrusted-root", handler: manager(.standard, configure: off)).fetch().serverTrustFailure != nil)
             let pinned = try manager(.pinPublicKey, pins: ["wrong-host/leaf.pem"], configure: off)
             #expect(try PinHarness(scenario: "wrong-host", handler: pinned).fetch().success != nil)
         }
@@ -98,9 +101,17 @@ extension PinningTests {
         @Test("pin-only mode accepts a pinned self-signed or expired leaf, and a chain signed by a pinned untrusted root")
         func pinOnlyAccepts() throws {
             let pinOnly: (ValidationSettings) -> Void = { $0.certificatePinOnly = true }
-            #expect(try PinHarness(scenario: "self-signed-leaf", handler: manager(.pinPublicKey, pins: ["self-signed-leaf/leaf.pem"], configure: pinOnly)).fetch().success != nil)
-            #expect(try PinHarness(scenario: "expired-leaf", handler: manager(.pinCertificate, pins: ["expired-leaf/leaf.pem"], configure: pinOnly)).fetch().success != nil)
-            #expect(try PinHarness(scenario: "untrusted-root", handler: manager(.pinPublicKey, pins: ["roots/root-c.pem"], configure: pinOnly)).fetch().success != nil)
+            #expect(
+                try PinHarness(
+                    scenario: "self-signed-leaf", handler: manager(.pinPublicKey, pins: ["self-signed-leaf/leaf.pem"], configure: pinOnly)
+                ).fetch().success != nil)
+            #expect(
+                try PinHarness(
+                    scenario: "expired-leaf", handler: manager(.pinCertificate, pins: ["expired-leaf/leaf.pem"], configure: pinOnly)
+                ).fetch().success != nil)
+            #expect(
+                try PinHarness(scenario: "untrusted-root", handler: manager(.pinPublicKey, pins: ["roots/root-c.pem"], configure: pinOnly))
+                    .fetch().success != nil)
         }
 
         @Test("pin-only mode never passes a pinned certificate merely present in the served list")
@@ -135,7 +146,9 @@ extension PinningTests {
         @Test("policies are found case-insensitively, ignoring one trailing dot, and can be listed and removed")
         func management() throws {
             let manager = TrustManager()
-            manager.add(policies: [manager.create(type: .standard, hostName: "API.Example.Test."), manager.create(type: .disabled, hostName: "b.test")])
+            manager.add(policies: [
+                manager.create(type: .standard, hostName: "API.Example.Test."), manager.create(type: .disabled, hostName: "b.test"),
+            ])
             #expect(manager.policy(for: "api.example.test")?.type == .standard)
             #expect(manager.policy(for: "API.EXAMPLE.TEST.")?.type == .standard)
             #expect(manager.policy(for: "x.api.example.test") == nil)

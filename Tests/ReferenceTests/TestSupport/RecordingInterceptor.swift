@@ -34,10 +34,14 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
     func hooks() -> [String] { events.map(\.hook) }
 
     private func record(_ hook: String, _ id: Int?, _ state: Retry.State, error: String? = nil) {
-        log.withLock { $0.append(Event(hook: hook, taskIdentifier: id, retryCount: state.retryCount, totalDelay: state.totalDelay, error: error)) }
+        log.withLock {
+            $0.append(Event(hook: hook, taskIdentifier: id, retryCount: state.retryCount, totalDelay: state.totalDelay, error: error))
+        }
     }
 
-    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler) -> Cancelable {
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
         log.withLock { $0.append(Event(hook: "make", taskIdentifier: nil, retryCount: 0, totalDelay: 0)) }
         _ = order("make")
         return handler(result)
@@ -48,12 +52,17 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
         _ = order("scheduled")
     }
 
-    func interceptSuccessfulTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data, response: URLResponse, retryState: Retry.State) {
+    func interceptSuccessfulTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data, response: URLResponse, retryState: Retry.State
+    ) {
         record("success", taskIdentifier, retryState)
         _ = order("success")
     }
 
-    func interceptFailedTask(withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError, retryState: Retry.State) -> Retry.Action {
+    func interceptFailedTask(
+        withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError,
+        retryState: Retry.State
+    ) -> Retry.Action {
         record("failure", taskIdentifier, retryState, error: "\(error)")
         _ = order("failure")
         return actions.withLock { $0.isEmpty ? .none : $0.removeFirst() }

@@ -21,12 +21,15 @@ struct ResponseHeadParserTests {
         #expect(parser.isComplete)
     }
 
-    @Test("a status line without a reason phrase still has its code", arguments: ["HTTP/1.1 204\r\n", "HTTP/1.1 204 \r\n", "HTTP/2 204\r\n"])
+    @Test(
+        "a status line without a reason phrase still has its code", arguments: ["HTTP/1.1 204\r\n", "HTTP/1.1 204 \r\n", "HTTP/2 204\r\n"])
     func noReason(line: String) {
         #expect(parse([line]).head?.status == 204)
     }
 
-    @Test("a status line without three digits has code 0", arguments: ["HTTP/1.1 20 OK\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 abc\r\n", "HTTP/1.1\r\n"])
+    @Test(
+        "a status line without three digits has code 0",
+        arguments: ["HTTP/1.1 20 OK\r\n", "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 abc\r\n", "HTTP/1.1\r\n"])
     func badStatus(line: String) {
         #expect(parse([line]).head?.status == 0)
     }

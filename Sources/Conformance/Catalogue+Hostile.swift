@@ -1,0 +1,70 @@
+import Foundation
+import MockServer
+import NetworkCore
+
+extension Catalogue {
+
+    /// Responses from a server that misbehaves on purpose, which any stack must survive with a documented
+    /// error, without a hang and without harm to its other fetches (ERR-5, ERR-8, ERR-9, ERR-17, ERR-18, HTTP-16).
+    static var hostile: [ConformanceCase] {
+        func raw(_ text: String) -> MockResponse { MockResponse(status: 200, fault: .garbageThenClose(Data(text.utf8))) }
+        let quick = ResourceSpec().with { $0.timeout = 2 }
+        var cases: [ConformanceCase] = []
+        for (name, tls) in [("plain", false), ("tls", true)] {
+            cases.append(ConformanceCase(
+                id: "hostile.http2-status-line.no-collateral.\(name)", title: "a status line claiming HTTP/2 on an HTTP/1.1 connection stalls no other fetch to the host (\(name))",
+                rules: ["HTTP-16", "ERR-9"],
+                explanation: "Nine fetches at once on one stack: /odd is answered `HTTP/2 200` with Content-Length: 2, then the server closes; eight fetches of /fine get a 200. However a stack judges the odd response, the eight others succeed and none times out.",
+                server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, routes: ["/odd": raw("HTTP/2 200\r\nContent-Length: 2\r\n\r\nok"), "/fine": ok("fine")]),
+                resource: quick, action: .concurrent(paths: ["/fine", "/odd"] + Array(repeating: "/fine", count: 7)),
+                expected: Expectation(success("fine"), journal: .requests(9), checks: [
+                    .fetches(path: "/fine", kind: .success, count: 8), .noFetchFailedWith(urlErrorCode: URLError.Code.timedOut.rawValue),
+                ])))
+        }
+        for (name, head) in [("status-line-only", "HTTP/1.1 200 OK\r\n"), ("with-header", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"), ("no-content", "HTTP/1.1 204 No Content\r\n")] {
+            cases.append(ConformanceCase(
+                id: "hostile.truncated-head.\(name)", title: "a head cut off before its blank line (\(name)) is networkConnectionLost, never an empty success",
+                rules: ["ERR-8"],
+                explanation: "The server sends \(head.debugDescription) and closes: the response never became whole, url(networkConnectionLost).",
+                server: .plain(raw(head)), resource: quick,
+                expected: Expectation(url(.networkConnectionLost), journal: .requests(1))))
+        }
+        cases.append(ConformanceCase(
+            id: "hostile.truncated-head.tls", title: "a head without its blank line over TLS, then a close, is networkConnectionLost",
+            rules: ["ERR-8"], explanation: "MockFault.headWithoutBlankLineThenClose over TLS: url(networkConnectionLost).",
+            server: .tls("valid-ec256", .fault(.headWithoutBlankLineThenClose)), resource: quick,
+            expected: Expectation(url(.networkConnectionLost), journal: .requests(1))))
+
+        let hint = MockResponse(status: 103, headers: [("Link", "</style.css>; rel=preload; " + String(repeating: "c", count: 200))])
+        let oversized: [(String, String, MockResponse)] = [
+            ("header-line", "a header line of 120 KiB", MockResponse(status: 200, headers: [("X-Big", String(repeating: "a", count: 120 * 1024))], body: Data("x".utf8))),
+            ("many-fields", "300 header fields of 1000 bytes (about 300 KiB)", MockResponse(status: 200, headers: (0..<300).map { ("X-Field-\($0)", String(repeating: "b", count: 1000)) }, body: Data("x".utf8))),
+            ("informational-flood", "1500 interim 103 responses (about 350 KiB of heads) before the 200", MockResponse(status: 200, body: Data("x".utf8)).with { $0.informational = Array(repeating: hint, count: 1500) }),
+            ("padded-head", "a head padded to 300 KiB (MockFault.oversizedHead)", MockResponse(status: 200, body: Data("x".utf8), fault: .oversizedHead(300 * 1024))),
+        ]
+        for (name, what, response) in oversized {
+            cases.append(ConformanceCase(
+                id: "hostile.oversized-head.\(name)", title: "\(what) is badServerResponse",
+                rules: ["ERR-17"],
+                explanation: "The server sends \(what). A stack bounds what it buffers of a head: a line over 100 KiB, or heads over 256 KiB in all, interim responses included, fail with url(badServerResponse).",
+                server: .plain(response), resource: quick,
+                expected: Expectation(url(.badServerResponse), journal: .requests(1))))
+        }
+        cases.append(ConformanceCase(
+            id: "hostile.switching-protocols-then-bytes", title: "an unrequested 101 followed by bytes that are not HTTP is badResponse",
+            rules: ["ERR-5"],
+            explanation: "A GET answered `101 Switching Protocols` (Upgrade: h2c) and then frames that are not HTTP: the stack asked for no upgrade, so .badResponse with the 101, once.",
+            server: .plain(raw("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\nframes that are not HTTP")), resource: quick,
+            expected: Expectation(Outcome(kind: .badResponse, status: 101), journal: .requests(1), checks: [.completions(1)])))
+        for (name, tls) in [("plain", false), ("tls", true)] {
+            cases.append(ConformanceCase(
+                id: "hostile.trickle.resource-timeout.\(name)", title: "a server that trickles one byte every 20 ms is stopped by the per-attempt limit (\(name))",
+                rules: ["ERR-18"],
+                explanation: "The resource timeout is 0.5 s and the request's idle timeout 5 s; the 400-byte body arrives a byte per 20 ms (8 s in all), so no silence ever lasts the idle timeout: the whole-attempt limit fails the fetch with url(timedOut).",
+                server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, responses: [MockResponse(status: 200, body: Data(count: 400), throttle: .init(bytes: 1, per: .milliseconds(20)))]),
+                stack: StackSetup(resourceTimeout: 0.5),
+                expected: Expectation(url(.timedOut), journal: .requests(1))))
+        }
+        return cases
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MockServer
+import NetworkCore
+
+extension Catalogue {
+
+    /// Which methods a redirect replays, how many redirects are followed, and where a redirect may not go
+    /// (HTTP-9, HTTP-11, HTTP-13, HTTP-14).
+    static var redirects: [ConformanceCase] {
+        func redirect(_ status: Int, to location: String) -> MockResponse {
+            MockResponse(status: status, headers: ["Location": location])
+        }
+        var cases: [ConformanceCase] = [
+            ConformanceCase(
+                id: "redirect.method.head-302-replayed", title: "a HEAD redirected by 302 is replayed as HEAD", rules: ["HTTP-9"], level: .should,
+                explanation: "HEAD / answered 302 to /moved: the stack sends HEAD /moved and succeeds with its empty body.",
+                server: .plain(redirect(302, to: "/moved"), MockResponse(status: 200, headers: ["Content-Length": "4"])),
+                resource: ResourceSpec().with { $0.method = "HEAD" },
+                expected: Expectation(success("", status: 200), journal: .requests(2), checks: [.requestMethod(index: 1, method: "HEAD"), .requestPath(index: 1, path: "/moved")])),
+            ConformanceCase(
+                id: "redirect.method.post-307-replayed", title: "a POST redirected by 307 is replayed as POST with its body", rules: ["HTTP-9"], level: .should,
+                explanation: "POST / with a body answered 307 to /moved: 307 keeps the method and body, so POST /moved carries the same body.",
+                server: .plain(redirect(307, to: "/moved"), ok("posted")),
+                resource: ResourceSpec().with { $0.method = "POST"; $0.body = Data("payload".utf8) },
+                expected: Expectation(success("posted"), journal: .requests(2), checks: [.requestMethod(index: 1, method: "POST"), .requestBody(index: 1, body: "payload")])),
+            ConformanceCase(
+                id: "redirect.method.post-303-becomes-get", title: "a POST redirected by 303 is followed with a GET", rules: ["HTTP-9"], level: .should,
+                explanation: "303 See Other asks for the result with GET: the stack sends GET /result, without the POST body.",
+                server: .plain(redirect(303, to: "/result"), ok("result")),
+                resource: ResourceSpec().with { $0.method = "POST"; $0.body = Data("payload".utf8) },
+                expected: Expectation(success("result"), journal: .requests(2), checks: [.requestMethod(index: 1, method: "GET"), .requestBody(index: 1, body: ""), .requestPath(index: 1, path: "/result")])),
+        ]
+        for (method, status) in [("PUT", 307), ("PATCH", 308), ("DELETE", 302)] {
+            cases.append(ConformanceCase(
+                id: "redirect.method.\(method.lowercased())-\(status)-returned", title: "a \(method) answered \(status) is not replayed: http(\(status))",
+                rules: ["HTTP-9", "ERR-1"], level: .should,
+                explanation: "Only GET, HEAD and POST follow redirects; a \(method) gets its \(status) back as http(\(status)), and the Location is never asked for.",
+                server: .plain(redirect(status, to: "/elsewhere"), ok("must not be fetched")),
+                resource: ResourceSpec().with { $0.method = method; $0.body = Data("m".utf8) },
+                expected: Expectation(Outcome(kind: .http, status: status), journal: .requests(1))))
+        }
+        cases += [
+            ConformanceCase(
+                id: "redirect.limit.sixteen-followed", title: "a chain of 16 redirects is followed to its end", rules: ["HTTP-13"], level: .should,
+                explanation: "Sixteen 302s in a row, then a 200: the limit is 16 redirects, as URLSession's, so the fetch succeeds after 17 requests.",
+                server: .plain(Array(repeating: redirect(302, to: "/again"), count: 16) + [ok("end")]),
+                expected: Expectation(success("end"), journal: .requests(17))),
+            ConformanceCase(
+                id: "redirect.limit.seventeen-refused", title: "a seventeenth redirect in a row fails with httpTooManyRedirects", rules: ["HTTP-13"], level: .should,
+                explanation: "A server that redirects every request to itself: after 16 redirects followed, the 17th fails the fetch with url(httpTooManyRedirects), 17 requests in all.",
+                server: ServerScript(repeating: redirect(302, to: "/again")),
+                expected: Expectation(url(.httpTooManyRedirects), journal: .requests(17))),
+            ConformanceCase(
+                id: "redirect.scheme.ftp-refused", title: "a redirect to ftp:// fails with unsupportedURL", rules: ["HTTP-14"],
+                explanation: "A 302 to ftp://127.0.0.1:1/file: an HTTP stack never follows to another scheme; url(unsupportedURL) after one request.",
+                server: .plain(redirect(302, to: "ftp://127.0.0.1:1/file")),
+                expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
+            ConformanceCase(
+                id: "redirect.scheme.file-refused", title: "a redirect to file:// over TLS fails with unsupportedURL", rules: ["HTTP-14", "HTTP-11"],
+                explanation: "An HTTPS 301 to file:///etc/hostname: never followed, url(unsupportedURL) after one request.",
+                server: .tls("valid-ec256", redirect(301, to: "file:///etc/hostname")),
+                expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
+            ConformanceCase(
+                id: "redirect.scheme.https-to-http-307", title: "a 307 from HTTPS to plain HTTP on localhost is refused with unsupportedURL", rules: ["HTTP-11"],
+                explanation: "As body.redirect-https-to-http-refused, with a 307 and a host name rather than an address: leaving TLS is refused whatever the status and the host.",
+                server: .tls("valid-ec256", redirect(307, to: "http://localhost:1/landing")),
+                expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
+        ]
+        return cases
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MockServer
+import NetworkCore
+import Reference
+
+extension Catalogue {
+
+    /// Every new connection is judged by the handler, also when the server lets the client resume its TLS
+    /// session (by session ID or ticket under TLS 1.2, by ticket under TLS 1.3), after `Connection: close`
+    /// and on a redirect to the same origin after a close (TRUST-6). The handler trusts the first connection
+    /// and refuses the next: a stack that skips the handler on a resumed session succeeds where it must fail.
+    static var resumption: [ConformanceCase] {
+        func closing(_ body: String) -> MockResponse { MockResponse(status: 200, body: Data(body.utf8), closeConnection: true) }
+        var cases: [ConformanceCase] = []
+        for (name, version) in [("tls12", MockServer.TLS.Version.tls12), ("tls13", .tls13)] {
+            cases.append(ConformanceCase(
+                id: "trust.resumption.\(name).every-connection-judged", title: "with session resumption on (\(name)), each new connection after a close is judged: a refusal holds",
+                rules: ["TRUST-6", "TRUST-3"],
+                explanation: "The server offers session \(version == .tls12 ? "IDs and tickets" : "tickets") and closes after each response. Three sequential fetches; the handler trusts the first two connections and refuses the third: url(serverCertificateUntrusted), three challenges, two requests.",
+                requires: [.serverTrustChallenge],
+                server: ServerScript(tlsScenario: "valid-ec256", responses: [closing("1"), closing("2"), closing("3")], sessionResumption: true, tlsMaximumVersion: version),
+                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
+                expected: Expectation(
+                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
+                    journal: JournalExpectation(connections: 3, requests: 2), checks: [.challenges(3), .completions(3)])))
+        }
+        cases.append(ConformanceCase(
+            id: "trust.resumption.redirect-same-origin-after-close.judged", title: "a redirect to the same origin after Connection: close is judged on its new connection",
+            rules: ["TRUST-6", "HTTP-11"],
+            explanation: "A 302 to /next with Connection: close, from a server offering session resumption; the handler trusts the first connection and refuses the second: the redirect fails with url(serverCertificateUntrusted) and /next is never requested.",
+            requires: [.serverTrustChallenge],
+            server: ServerScript(tlsScenario: "valid-ec256", responses: [
+                MockResponse(status: 302, headers: ["Location": "/next"], closeConnection: true), ok("next"),
+            ], sessionResumption: true),
+            stack: StackSetup(handler: .sequence([.useCredential, .refuse])),
+            expected: Expectation(
+                Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
+                journal: JournalExpectation(connections: 2, requests: 1), checks: [.challenges(2)])))
+        cases.append(ConformanceCase(
+            id: "trust.resumption.redirect-same-origin-after-close.followed", title: "a redirect to the same origin after Connection: close asks the handler again and succeeds",
+            rules: ["TRUST-6", "HTTP-9"], level: .should,
+            explanation: "As trust.resumption.redirect-same-origin-after-close.judged, with a handler that applies standard validation: two connections, two challenges, and the redirect's target.",
+            requires: [.serverTrustChallenge],
+            server: ServerScript(tlsScenario: "valid-ec256", responses: [
+                MockResponse(status: 302, headers: ["Location": "/next"], closeConnection: true), ok("next"),
+            ], sessionResumption: true),
+            stack: StackSetup(handler: .scripted(.performDefaultHandling)),
+            expected: Expectation(success("next"), journal: JournalExpectation(connections: 2, requests: 2),
+                                  checks: [.challenges(2), .requestPath(index: 1, path: "/next")])))
+        return cases + reusedVerdicts
+    }
+
+    /// A pooled connection keeps its handshake's verdict: after a lax handler trusted a chain standard
+    /// validation refused, the re-check on reuse still tells a stricter handler that the chain does not
+    /// verify, and the stricter handler refuses before the request is written (TRUST-6, TRUST-4).
+    private static var reusedVerdicts: [ConformanceCase] {
+        let rootA = ["roots/root-a.pem"]
+        func reused(
+            _ id: String, _ title: String, explanation: String, scenario: String, handler: HandlerSpec,
+            code: URLError.Code, trustFailure: String, validation: String
+        ) -> ConformanceCase {
+            ConformanceCase(
+                id: "trust.reused.\(id)", title: title, rules: ["TRUST-6", "TRUST-4", "TRUST-3"], explanation: explanation,
+                requires: [.serverTrustChallenge], server: .tls(scenario, ok("1"), ok("2")),
+                stack: StackSetup(trustedRoots: rootA, handler: handler), action: .fetchReconfigureFetch,
+                expected: Expectation(
+                    Outcome(kind: .url, urlErrorCode: code.rawValue, trustFailure: trustFailure),
+                    journal: JournalExpectation(connections: 1, requests: 1),
+                    checks: [.challenges(2), .laterChallengesAreReused, .lastChallengeStandardValidation(validation), .completions(2)]))
+        }
+        return [
+            reused(
+                "lax-then-strict.untrusted-root", "a connection a lax handler trusted is refused by a stricter one on reuse",
+                explanation: "untrusted-root: fetch 1's handler answers useCredential and succeeds; the handler then trusts only what standard validation passes. Fetch 2 reuses the connection: the re-check still reports unable-to-get-issuer, and the request is refused before it is written.",
+                scenario: "untrusted-root", handler: .reconfiguredScripted(.useCredential, then: .refuseUnlessValid),
+                code: .serverCertificateUntrusted, trustFailure: "handler:chainNotTrusted(unable-to-get-issuer)", validation: "unable-to-get-issuer"),
+            reused(
+                "lax-then-default.expired-leaf", "a connection trusted despite an expired leaf fails standard validation on reuse",
+                explanation: "expired-leaf: fetch 1's handler answers useCredential; then performDefaultHandling. Fetch 2 on the pooled connection gets standard validation's verdict, expired: url(serverCertificateHasBadDate), one request in all.",
+                scenario: "expired-leaf", handler: .reconfiguredScripted(.useCredential, then: .performDefaultHandling),
+                code: .serverCertificateHasBadDate, trustFailure: "chain:expired", validation: "expired"),
+            reused(
+                "trust-manager.disabled-then-standard", "a TrustManager policy made strict refuses the connection its disabled policy trusted",
+                explanation: "untrusted-root under a disabled policy for localhost: fetch 1 succeeds. The policy is replaced by a standard one; fetch 2 reuses the connection and is refused with chainNotTrusted before its request is written.",
+                scenario: "untrusted-root",
+                handler: .reconfiguredTrustManager("disabled, then standard") { manager, _ in
+                    [manager.create(type: .disabled, hostName: "localhost")]
+                } then: { manager, _ in manager.add(policy: manager.create(type: .standard, hostName: "localhost")) },
+                code: .serverCertificateUntrusted, trustFailure: "handler:chainNotTrusted(unable-to-get-issuer)", validation: "unable-to-get-issuer"),
+        ]
+    }
+}

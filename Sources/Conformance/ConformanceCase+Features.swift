@@ -1,0 +1,49 @@
+import Foundation
+
+extension ConformanceCase {
+
+    /// The features a case needs because of what it does, so that no case has to remember them: a subject
+    /// with a weaker TLS hook then gets SKIP with its reason where the case would otherwise FAIL for a
+    /// capability the subject never claimed.
+    static func derivedFeatures(server: ServerScript, stack: StackSetup, action: CaseAction, expected: Expectation) -> Set<SubjectFeature> {
+        var features: Set<SubjectFeature> = []
+        if let code = expected.outcome.urlErrorCode, dateCodes.contains(code) { features.insert(.certificateDateCodes) }
+        guard let handler = stack.handler else { return features }
+        features.insert(.serverTrustChallenge)
+        if expected.journal.noApplicationBytes == true || (server.tlsScenario != nil && expected.journal.requests == 0) {
+            features.insert(.challengeBeforeRequest)
+        }
+        if action == .fetchReconfigureFetch || expected.checks.contains(.laterChallengesAreReused) {
+            features.insert(.reusedConnectionRecheck)
+        }
+        if handler.readsVerifiedChain || expected.checks.contains(where: \.readsVerifiedChain) {
+            features.insert(.challengeCarriesChains)
+        }
+        // A handler that lets a fetch succeed on a chain standard validation refuses has overruled it.
+        if let scenario = server.tlsScenario, ScenarioValidity.refused.contains(scenario),
+           expected.outcome.kind == .success || action == .fetchReconfigureFetch {
+            features.insert(.challengeOverridesValidation)
+        }
+        return features
+    }
+
+    /// `serverCertificateHasBadDate` and `serverCertificateNotYetValid`.
+    static let dateCodes: Set<Int> = [URLError.Code.serverCertificateHasBadDate.rawValue, URLError.Code.serverCertificateNotYetValid.rawValue]
+}
+
+extension Check {
+    /// Whether the check reads the verified chain or standard validation's verdict from a challenge.
+    var readsVerifiedChain: Bool {
+        switch self {
+        case .challenge(_, _, let verified): verified != nil
+        case .challengeStandardValidation, .lastChallengeStandardValidation: true
+        default: false
+        }
+    }
+}
+
+/// The fixture scenarios whose chain standard validation refuses, read once from the manifest.
+enum ScenarioValidity {
+    static let refused: Set<String> = Set(
+        ((try? FixtureCatalogue.locate())?.scenarios ?? []).filter { $0.kind == "chain" && $0.expected != "valid" }.map(\.name))
+}

@@ -1,0 +1,52 @@
+/// `docs/spec/coverage.md`: which cases check each rule, generated from the rules and the catalogue so that
+/// it can never disagree with them (a test compares the file with what this renders).
+package enum CoverageDocument {
+
+    /// The document for these rules and cases.
+    package static func render(rules: [SpecRule], cases: [ConformanceCase]) -> String {
+        var casesByRule: [String: [String]] = [:]
+        for testCase in cases {
+            for rule in testCase.rules { casesByRule[rule, default: []].append(testCase.id) }
+        }
+        let must = rules.filter { $0.level == .must }
+        let unchecked = rules.filter { $0.notCheckedReason != nil }
+        let uncovered = rules.filter { $0.notCheckedReason == nil && casesByRule[$0.id] == nil }
+        var md = "# Coverage of the rules by the conformance suite\n\n"
+        md += "Generated from `docs/spec/*.md` and the catalogue by `Scripts/conformance coverage --output docs/spec/coverage.md`;\n"
+        md += "do not edit. `Tests/Conformance/RuleTests.swift` fails when it is stale.\n\n"
+        md += "\(rules.count) rules (\(must.count) MUST, \(rules.count - must.count) SHOULD), checked by \(cases.count) cases. "
+        let mustChecked = must.filter { casesByRule[$0.id] != nil }.count
+        md += "\(mustChecked) of the \(must.count) MUST rules have a case; "
+        md += "\(unchecked.count) rules are not checked by the suite (listed at the end).\n"
+        var files: [String] = []
+        for rule in rules where !files.contains(rule.file) { files.append(rule.file) }
+        for file in files {
+            md += "\n## [\(file)](\(file))\n\n| rule | level | cases |\n|---|---|---|\n"
+            for rule in rules where rule.file == file {
+                let ids = casesByRule[rule.id] ?? []
+                let cell = ids.isEmpty
+                    ? (rule.notCheckedReason == nil ? "**none**" : "not checked by the suite")
+                    : ids.map { "`\($0)`" }.joined(separator: ", ")
+                md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell) |\n"
+            }
+        }
+        md += "\n## Not checked by the conformance suite\n\n"
+        if unchecked.isEmpty {
+            md += "None.\n"
+        } else {
+            md += "| rule | level | summary | why |\n|---|---|---|---|\n"
+            for rule in unchecked {
+                md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell(rule.summary)) | \(cell(rule.notCheckedReason ?? "")) |\n"
+            }
+        }
+        if !uncovered.isEmpty {
+            md += "\n## Without a case\n\nSHOULD rules no case checks yet (a MUST rule here fails the tests):\n\n"
+            for rule in uncovered { md += "- [\(rule.id)](\(rule.link)) (\(rule.level.rawValue)): \(rule.summary)\n" }
+        }
+        return md
+    }
+
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
+    }
+}

@@ -1,0 +1,25 @@
+/// One rule of the project's specification (`docs/spec/*.md`), as ``RuleBook`` reads it.
+package struct SpecRule: Sendable, Hashable {
+    /// The stable ID, e.g. `PIN-7`.
+    package var id: String
+    /// MUST or SHOULD.
+    package var level: ConformanceLevel
+    /// The file that defines it, e.g. `trust.md`.
+    package var file: String
+    /// The first sentence of the rule.
+    package var summary: String
+    /// Why no conformance case can check it, when the rule says so; `nil` for a rule the suite checks.
+    package var notCheckedReason: String?
+
+    /// Creates a rule.
+    package init(id: String, level: ConformanceLevel, file: String, summary: String, notCheckedReason: String? = nil) {
+        self.id = id
+        self.level = level
+        self.file = file
+        self.summary = summary
+        self.notCheckedReason = notCheckedReason
+    }
+
+    /// The link to the rule from a file in the same directory.
+    package var link: String { "\(file)#\(id.lowercased())" }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+extension MockFault {
+    /// What a fault does: end the connection in some way, or bend the response it rides on.
+    ///
+    /// New effects may be added; switch with a `default`.
+    public struct Effect: Sendable, Hashable, CustomStringConvertible {
+        enum Base: Sendable, Hashable {
+            case close, reset, stall, closeWithoutCloseNotify
+            case respond, plaintextReply, fatalAlert, garbage(Data)
+            case http09Reply, malformedStatusLine, headWithoutBlankLine, oversizedHead(Int), conflictingContentLength
+            case malformedChunkSize, missingLastChunk, extraBytesBeyondContentLength(Data)
+        }
+
+        let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        // MARK: Ending the connection
+        /// Close the connection (FIN).
+        public static let close = Effect(.close)
+        /// Reset the connection (RST).
+        public static let reset = Effect(.reset)
+        /// Neither read nor write again, until the client gives up or the server shuts down.
+        public static let stall = Effect(.stall)
+        /// Close (FIN) without a TLS `close_notify` alert, even between messages (plain HTTP: a normal close).
+        public static let closeWithoutCloseNotify = Effect(.closeWithoutCloseNotify)
+
+        // MARK: Answering out of turn
+        /// Send the scripted response now (before the request body, say), then close.
+        public static let respond = Effect(.respond)
+        /// Answer with a plain-text `HTTP/1.1 400` response, written raw on the socket (outside TLS), then close.
+        public static let plaintextReply = Effect(.plaintextReply)
+        /// Send a TLS fatal alert record, `handshake_failure` (40), raw on the socket, then close (FIN, no
+        /// `close_notify`).
+        ///
+        /// The alert is written as raw bytes, outside OpenSSL: `15 03 03 00 02 02 28` (content type alert, record
+        /// version TLS 1.2, length 2, level fatal, description 40). A TLS client in its handshake fails it and
+        /// names the alert (OpenSSL: `sslv3 alert handshake failure`). On a plain-HTTP server the same seven
+        /// bytes answer the request.
+        public static let fatalAlert = Effect(.fatalAlert)
+        /// Send these bytes instead of a response, then close.
+        public static func garbage(_ bytes: Data) -> Effect { Effect(.garbage(bytes)) }
+
+        // MARK: Bending the response
+        /// Send only the body, as an HTTP/0.9 "simple response", then close.
+        public static let http09Reply = Effect(.http09Reply)
+        /// Send a status line whose code is not three digits (`HTTP/1.1 2000 OK`), then the response, then close.
+        public static let malformedStatusLine = Effect(.malformedStatusLine)
+        /// Send the status line and headers without the terminating blank line, then close.
+        public static let headWithoutBlankLine = Effect(.headWithoutBlankLine)
+        /// Pad the response head with a header so the head is at least this many bytes, then close after the response.
+        public static func oversizedHead(_ size: Int) -> Effect { Effect(.oversizedHead(size)) }
+        /// Send two `Content-Length` headers that disagree (the true length and one more), then close after the body.
+        public static let conflictingContentLength = Effect(.conflictingContentLength)
+        /// Send a chunked body whose first chunk-size line is not hexadecimal, then close.
+        public static let malformedChunkSize = Effect(.malformedChunkSize)
+        /// Send a chunked body without the terminating zero-size chunk, then close.
+        public static let missingLastChunk = Effect(.missingLastChunk)
+        /// Send these bytes after a body framed by `Content-Length`, as if they were part of it; the connection stays open.
+        public static func extraBytesBeyondContentLength(_ bytes: Data) -> Effect { Effect(.extraBytesBeyondContentLength(bytes)) }
+
+        /// Whether the effect ends the exchange by itself, rather than shaping the response that is sent.
+        var endsExchange: Bool {
+            switch base {
+            case .close, .reset, .stall, .closeWithoutCloseNotify, .plaintextReply, .fatalAlert, .garbage: true
+            default: false
+            }
+        }
+
+        /// The effect's stable name (`close`, `garbage(5 bytes)`, `oversizedHead(20000)`).
+        public var description: String {
+            switch base {
+            case .close: "close"
+            case .reset: "reset"
+            case .stall: "stall"
+            case .closeWithoutCloseNotify: "closeWithoutCloseNotify"
+            case .respond: "respond"
+            case .plaintextReply: "plaintextReply"
+            case .fatalAlert: "fatalAlert"
+            case .garbage(let bytes): "garbage(\(bytes.count) bytes)"
+            case .http09Reply: "http09Reply"
+            case .malformedStatusLine: "malformedStatusLine"
+            case .headWithoutBlankLine: "headWithoutBlankLine"
+            case .oversizedHead(let size): "oversizedHead(\(size))"
+            case .conflictingContentLength: "conflictingContentLength"
+            case .malformedChunkSize: "malformedChunkSize"
+            case .missingLastChunk: "missingLastChunk"
+            case .extraBytesBeyondContentLength(let bytes): "extraBytesBeyondContentLength(\(bytes.count) bytes)"
+            }
+        }
+    }
+}

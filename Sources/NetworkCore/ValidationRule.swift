@@ -1,0 +1,56 @@
+/// One rule a ``ValidationProfile`` applies on top of chain building, signatures, dates, purpose and the host
+/// name check. New rules may be added: switch with a `default`.
+public struct ValidationRule: Sendable, Hashable, CustomStringConvertible {
+    private enum Base: String, Sendable, CaseIterable {
+        case inclusiveNotAfter = "inclusive-not-after"
+        case x509Strict = "x509-strict"
+        case serialNumber = "serial-number"
+        case keyStrength = "key-strength"
+        case caAsLeaf = "ca-as-leaf"
+        case extendedKeyUsage = "extended-key-usage"
+        case constraintExtensions = "constraint-extensions"
+        case dnsNameSyntax = "dns-name-syntax"
+        case nameConstraintsOnHost = "name-constraints-on-host"
+        case publicSuffixWildcard = "public-suffix-wildcard"
+        case maximumChainDepth = "maximum-chain-depth"
+    }
+    private let base: Base
+    private init(_ base: Base) { self.base = base }
+
+    /// The rule with this stable name, if there is one.
+    public init?(rawValue: String) {
+        guard let base = Base(rawValue: rawValue) else { return nil }
+        self.base = base
+    }
+
+    /// The rule's stable name (`name-constraints-on-host`, …).
+    public var rawValue: String { base.rawValue }
+    public var description: String { base.rawValue }
+
+    /// A certificate is valid at its notAfter instant, as RFC 5280 4.1.2.5 says (OpenSSL treats it as expired).
+    public static let inclusiveNotAfter = ValidationRule(.inclusiveNotAfter)
+    /// OpenSSL's `X509_V_FLAG_X509_STRICT` checks of RFC 5280 structure (key identifiers, critical
+    /// basicConstraints of a CA, keyUsage, non-empty names, …).
+    public static let x509Strict = ValidationRule(.x509Strict)
+    /// Serial numbers are positive and at most 20 octets (RFC 5280 4.1.2.2).
+    public static let serialNumber = ValidationRule(.serialNumber)
+    /// Keys are RSA of at least 2048 bits and a multiple of 8, EC P-256, P-384 or P-521, or Ed25519/Ed448.
+    public static let keyStrength = ValidationRule(.keyStrength)
+    /// The server's leaf is not a CA certificate.
+    public static let caAsLeaf = ValidationRule(.caAsLeaf)
+    /// The leaf has an extendedKeyUsage with serverAuth and without anyExtendedKeyUsage; the root has none.
+    public static let extendedKeyUsage = ValidationRule(.extendedKeyUsage)
+    /// Name and policy constraints are critical, well formed, not empty, and only in CA certificates.
+    public static let constraintExtensions = ValidationRule(.constraintExtensions)
+    /// Every DNS name of the leaf's subjectAltName is a valid host name or a wildcard over one.
+    public static let dnsNameSyntax = ValidationRule(.dnsNameSyntax)
+    /// The requested host name is within every CA's name constraints, whatever name of the leaf matched it.
+    public static let nameConstraintsOnHost = ValidationRule(.nameConstraintsOnHost)
+    /// No wildcard of the leaf covers a whole public suffix.
+    public static let publicSuffixWildcard = ValidationRule(.publicSuffixWildcard)
+    /// The verified chain is no deeper than the stack's configured maximum (applied whenever one is set).
+    public static let maximumChainDepth = ValidationRule(.maximumChainDepth)
+
+    /// Every rule, in the order they are applied.
+    public static var all: [ValidationRule] { Base.allCases.map(ValidationRule.init) }
+}

@@ -1,0 +1,20 @@
+internal import COpenSSL
+
+extension ChainValidationFailure.Kind {
+
+    /// The kind for an OpenSSL error only `X509_V_FLAG_X509_STRICT` reports, or `nil` for any other error.
+    static func strictProfile(code: Int32) -> ChainValidationFailure.Kind? {
+        switch code {
+        case X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA, X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN,
+            X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA, X509_V_ERR_ISSUER_NAME_EMPTY, X509_V_ERR_SUBJECT_NAME_EMPTY,
+            X509_V_ERR_MISSING_AUTHORITY_KEY_IDENTIFIER, X509_V_ERR_MISSING_SUBJECT_KEY_IDENTIFIER,
+            X509_V_ERR_EMPTY_SUBJECT_ALT_NAME, X509_V_ERR_EMPTY_SUBJECT_SAN_NOT_CRITICAL, X509_V_ERR_CA_BCONS_NOT_CRITICAL,
+            X509_V_ERR_AUTHORITY_KEY_IDENTIFIER_CRITICAL, X509_V_ERR_SUBJECT_KEY_IDENTIFIER_CRITICAL,
+            X509_V_ERR_CA_CERT_MISSING_KEY_USAGE, X509_V_ERR_EXTENSIONS_REQUIRE_VERSION_3, X509_V_ERR_EC_KEY_EXPLICIT_PARAMS,
+            X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY:
+            return .strictProfile
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Reference
+
+/// One soak: the fetch mix, the windows of fetches in flight, the checkpoints and the verdict.
+struct SoakRun {
+
+    struct Options {
+        var fetches: Int
+        var seed: UInt64
+        var rssBound: Int
+        /// Fetches in flight at once.
+        var window = 32
+        /// A stack is released, with its fetches pending, after this many fetches.
+        var stackLifetime = 5_000
+    }
+
+    /// What one fetch of the mix does.
+    private enum Kind: CaseIterable {
+        case ok, big, empty, flakyDelayed, flakyImmediate, close, reset, cutHead, cutBody, garbage, stall, cancelAtOnce, cancelLater
+    }
+
+    let options: Options
+    let port: Int
+
+    func run() -> Bool {
+        let ledger = CompletionLedger(fetches: options.fetches)
+        let window = DispatchSemaphore(value: options.window)
+        let canceller = DispatchQueue(label: "soak.cancel", attributes: .concurrent)
+        var random = SplitMix64(seed: options.seed)
+        var stack = makeStack()
+        var stacks = 1
+        var checkpoint: ProcessStatus?
+        let started = ContinuousClock.now
+        let before = ProcessStatus.now()
+        print(
+            "soak: \(options.fetches) fetches, \(options.window) in flight, a new stack every \(options.stackLifetime), seed \(options.seed)"
+        )
+        print("soak: before: \(before)")
+
+        for index in 0..<options.fetches {
+            if index > 0, index % options.stackLifetime == 0 {
+                stack = makeStack()  // the old one is released with its fetches pending: they complete cancelled
+                stacks += 1
+            }
+            if index == options.fetches / 10 {
+                drain(window)
+                checkpoint = ProcessStatus.now()
+                print("soak: after \(index) fetches: \(checkpoint!)")
+            }
+            guard window.wait(timeout: .now() + 60) == .success else {
+                print("soak: no fetch completed for 60 s: stuck")
+                return false
+            }
+            let kind = Kind.allCases[Int(random.next() % UInt64(Kind.allCases.count))]
+            let fetch = stack.fetch(resource: resource(kind)) { _ in
+                ledger.complete(index)
+                window.signal()
+            }
+            switch kind {
+            case .cancelAtOnce: fetch.cancel()
+            case .cancelLater: canceller.asyncAfter(deadline: .now() + .microseconds(Int(random.next() % 2_000))) { fetch.cancel() }
+            default: break
+            }
+        }
+        let drained = drain(window)
+        let after = ProcessStatus.now()
+        let tally = ledger.tally()
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        print(
+            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches, \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
+        )
+        print("soak: after: \(after)")
+        return verdict(drained: drained, lost: tally.lost, doubles: tally.doubles, checkpoint: checkpoint ?? before, after: after)
+    }
+
+    /// Waits until no fetch is in flight; returns whether that happened within a minute.
+    @discardableResult
+    private func drain(_ window: DispatchSemaphore) -> Bool {
+        let deadline = DispatchTime.now() + 60
+        for taken in 0..<options.window {
+            guard window.wait(timeout: deadline) == .success else {
+                for _ in 0..<taken { window.signal() }
+                return false
+            }
+        }
+        for _ in 0..<options.window { window.signal() }
+        return true
+    }
+
+    private func verdict(drained: Bool, lost: Int, doubles: Int, checkpoint: ProcessStatus, after: ProcessStatus) -> Bool {
+        var failures: [String] = []
+        if !drained { failures.append("fetches still in flight a minute after the last one started") }
+        if lost > 0 { failures.append("\(lost) fetches never completed") }
+        if doubles > 0 { failures.append("\(doubles) fetches completed more than once") }
+        let growth = after.residentBytes - checkpoint.residentBytes
+        if growth > options.rssBound {
+            failures.append(
+                String(
+                    format: "RSS grew %.1f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576,
+                    Double(options.rssBound) / 1_048_576))
+        }
+        if after.openFiles > checkpoint.openFiles + 8 {
+            failures.append("descriptors grew from \(checkpoint.openFiles) to \(after.openFiles)")
+        }
+        if after.threads > checkpoint.threads + 8 { failures.append("threads grew from \(checkpoint.threads) to \(after.threads)") }
+        print(
+            String(
+                format: "soak: RSS growth after the checkpoint %.2f MiB (bound %.1f MiB)", Double(growth) / 1_048_576,
+                Double(options.rssBound) / 1_048_576))
+        for failure in failures { print("soak: FAIL: \(failure)") }
+        if failures.isEmpty { print("soak: PASS") }
+        return failures.isEmpty
+    }
+
+    private func makeStack() -> Network.URLSessionNetworkStack {
+        Network.URLSessionNetworkStack(retryQueue: DispatchQueue(label: "soak.retry"))
+    }
+
+    private func resource(_ kind: Kind) -> Network.URLSessionResource {
+        let path: String
+        var interceptors: [URLSessionResourceInterceptor] = []
+        var timeout: TimeInterval = 10
+        switch kind {
+        case .ok, .cancelAtOnce, .cancelLater: path = "/ok"
+        case .big: path = "/big"
+        case .empty: path = "/empty"
+        case .flakyDelayed:
+            path = "/flaky"
+            interceptors = [Network.URLSessionRetryPolicy.backoff(.constant(delay: 0.002, until: .maxRetries(2)))]
+        case .flakyImmediate:
+            path = "/flaky"
+            interceptors = [Network.URLSessionRetryPolicy.maxRetries(2)]
+        case .close: path = "/close"
+        case .reset: path = "/reset"
+        case .cutHead: path = "/cut-head"
+        case .cutBody: path = "/cut-body"
+        case .garbage: path = "/garbage"
+        case .stall:
+            path = "/stall"
+            timeout = 0.05
+        }
+        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: timeout)
+        return Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) }, interceptors: interceptors)
+    }
+}
+
+/// A small seeded generator, so that a run can be repeated.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

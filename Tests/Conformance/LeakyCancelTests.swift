@@ -1,0 +1,69 @@
+import Conformance
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Reference
+import Synchronization
+import Testing
+
+/// A cancelable that reports the fetch cancelled at once but leaves the work underneath running: the
+/// completion says `.cancelled`, yet a waiting retry still goes out.
+private final class LeakyCancelable: Cancelable {
+    private let cancelled = Atomic<Bool>(false)
+    private let onCancel: @Sendable () -> Void
+
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() {
+        if !cancelled.exchange(true, ordering: .relaxed) { onCancel() }
+    }
+}
+
+/// The reference stack behind a cancel that only pretends.
+private final class LeakyCancelStack: NetworkStack {
+    typealias Resource = Network.URLSessionResource
+    typealias Remote = Data
+    typealias Request = URLRequest
+    typealias Response = URLResponse
+    typealias FetchError = Network.URLSessionError
+
+    let wrapped: Network.URLSessionNetworkStack
+
+    init(wrapping wrapped: Network.URLSessionNetworkStack) { self.wrapped = wrapped }
+
+    func fetch(resource: Network.URLSessionResource, completion: @escaping FetchCompletionClosure) -> Cancelable {
+        let delivered = Atomic<Bool>(false)
+        let once: @Sendable (FetchResult) -> Void = { result in
+            if !delivered.exchange(true, ordering: .relaxed) { completion(result) }
+        }
+        _ = wrapped.fetch(resource: resource, completion: once)
+        return LeakyCancelable { once(.failure(.cancelled)) }
+    }
+}
+
+private struct LeakyCancelSubject: ConformanceSubject {
+    let reference = ReferenceSubject()
+    var name: String { "leaky-cancel" }
+    func makeStack(for environment: StackEnvironment) throws -> LeakyCancelStack {
+        LeakyCancelStack(wrapping: try reference.makeStack(for: environment))
+    }
+    func tearDown(_ stack: LeakyCancelStack) { reference.tearDown(stack.wrapped) }
+}
+
+@Suite("A cancel that leaves a waiting retry running is caught", .timeLimit(.minutes(1)))
+struct LeakyCancelTests {
+
+    @Test("cancelling while a retry waits, the retry that still reaches the server fails the case")
+    func retryAfterCancelIsCaught() async throws {
+        let cases = Catalogue.filter(Catalogue.all, glob: "cancel.retry-waiting.*")
+        let report = try await ConformanceRunner(subject: LeakyCancelSubject()).run(cases)
+        #expect(report.cases.count == 2)
+        for result in report.cases {
+            #expect(result.verdict == .fail, "\(result.id): \(result.reason ?? "")")
+            #expect(result.mismatches.contains("journal: expected 2 requests, got 3"), "\(result.id): \(result.mismatches)")
+        }
+    }
+}

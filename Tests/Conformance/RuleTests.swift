@@ -1,0 +1,107 @@
+import Conformance
+import Foundation
+import Testing
+
+private let specDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("docs/spec")
+
+private func loadRules() throws -> [SpecRule] {
+    try RuleBook.load(directory: specDirectory)
+}
+
+@Suite("Every case cites the rules of docs/spec, and every MUST rule has a case")
+struct RuleTests {
+
+    @Test("rule IDs are defined once")
+    func uniqueRuleIDs() throws {
+        let ids = try loadRules().map(\.id)
+        #expect(!ids.isEmpty)
+        let repeated = Dictionary(grouping: ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(repeated.isEmpty, "defined more than once: \(repeated)")
+    }
+
+    @Test("every case cites at least one rule, each once")
+    func everyCaseCitesARule() {
+        for testCase in Catalogue.all {
+            #expect(!testCase.rules.isEmpty, "\(testCase.id) cites no rule")
+            #expect(Set(testCase.rules).count == testCase.rules.count, "\(testCase.id) cites a rule twice")
+        }
+    }
+
+    @Test("every rule a case cites exists in docs/spec")
+    func citedRulesExist() throws {
+        let known = Set(try loadRules().map(\.id))
+        for testCase in Catalogue.all {
+            let unknown = testCase.rules.filter { !known.contains($0) }
+            #expect(unknown.isEmpty, "\(testCase.id) cites \(unknown), which docs/spec does not define")
+        }
+    }
+
+    @Test("every MUST rule has a case, unless it is marked as not checked by the suite")
+    func everyMustRuleIsChecked() throws {
+        let cited = Set(Catalogue.all.flatMap(\.rules))
+        let uncovered = try loadRules().filter { $0.level == .must && $0.notCheckedReason == nil && !cited.contains($0.id) }
+        #expect(uncovered.isEmpty, "MUST rules without a case: \(uncovered.map(\.id))")
+    }
+
+    @Test("MUST rules the suite cannot check are reported as warnings, each with its reason")
+    func uncheckedMustRulesAreReported() throws {
+        let unchecked = try loadRules().filter { $0.level == .must && $0.notCheckedReason != nil }
+        for rule in unchecked {
+            Issue.record("MUST rule \(rule.id) is not checked by the conformance suite: \(rule.notCheckedReason ?? "")", severity: .warning)
+        }
+        let coverage = try String(contentsOf: specDirectory.appendingPathComponent("coverage.md"), encoding: .utf8)
+        let section = try #require(coverage.components(separatedBy: "## Not checked by the conformance suite").last)
+        for rule in unchecked { #expect(section.contains("[\(rule.id)]"), "\(rule.id) missing from coverage.md") }
+    }
+
+    @Test("a rule marked as not checked by the suite has no case")
+    func notCheckedMarksAreCurrent() throws {
+        let cited = Set(Catalogue.all.flatMap(\.rules))
+        let stale = try loadRules().filter { $0.notCheckedReason != nil && cited.contains($0.id) }
+        #expect(stale.isEmpty, "marked as not checked, yet cited by a case: \(stale.map(\.id))")
+    }
+
+    @Test("docs/spec/coverage.md is what the rules and the catalogue generate")
+    func coverageIsCurrent() throws {
+        let expected = CoverageDocument.render(rules: try loadRules(), cases: Catalogue.all)
+        let actual = try String(contentsOf: specDirectory.appendingPathComponent("coverage.md"), encoding: .utf8)
+        #expect(actual == expected, "stale: run Scripts/conformance coverage --output docs/spec/coverage.md")
+    }
+
+    @Test("a rule is its heading, its level and its first sentence; the not-checked line gives the reason")
+    func parsesARule() throws {
+        let markdown = """
+            # Area
+
+            ### AREA-1
+            **MUST.** The first sentence. More detail.
+
+            Departs from Alicerce: why.
+
+            ### AREA-2
+            **SHOULD.** Something
+            on two lines.
+
+            *Not checked by the conformance suite:* it cannot be
+            observed.
+            """
+        let rules = try RuleBook.parse(markdown, file: "area.md")
+        #expect(rules == [
+            SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence."),
+            SpecRule(id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.", notCheckedReason: "it cannot be observed."),
+        ])
+    }
+
+    @Test("a rule without a level is a format error")
+    func ruleWithoutLevel() {
+        #expect(throws: RuleBook.FormatError.self) {
+            try RuleBook.parse("### AREA-1\nNo level here.\n", file: "area.md")
+        }
+    }
+
+    @Test("headings that are not rule IDs are not rules", arguments: ["### Completion", "### PIN", "### pin-1", "## PIN-1", "### PIN-1a"])
+    func notARule(heading: String) throws {
+        #expect(try RuleBook.parse("\(heading)\n**MUST.** Text.\n", file: "area.md").isEmpty)
+    }
+}

@@ -2,16 +2,33 @@
 // Benchmarks live in their own package so that normal builds and tests never compile them.
 import PackageDescription
 
+// Scripts/bench sets this when the tree has `Configuration.validationProfile`, for the strict-vs-compatible row.
+let validationProfiles = Context.environment["BENCH_VALIDATION_PROFILES"] == "1"
+
 let package = Package(
     name: "Benchmarks",
-    dependencies: [.package(name: "PinnedNetwork", path: "..")],
+    dependencies: [
+        .package(name: "PinnedNetwork", path: ".."),
+        // Peers written in Swift (swift-nio + BoringSSL), for ratios next to raw libcurl.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+    ],
     targets: [
         // The peer: raw libcurl loops in C, the best a libcurl client can do.
         .target(name: "CRawCurl", linkerSettings: [.linkedLibrary("curl")]),
-        .executableTarget(name: "bench", dependencies: [
-            "CRawCurl",
-            .product(name: "Reference", package: "PinnedNetwork"),
-            .product(name: "MockServer", package: "PinnedNetwork"),
-        ]),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "CRawCurl",
+                .product(name: "NetworkCore", package: "PinnedNetwork"),
+                .product(name: "Reference", package: "PinnedNetwork"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : []
+        ),
     ]
 )

@@ -1,12 +1,25 @@
-// Prints figures side by side with peers (raw libcurl, Foundation's URLSession) from one run against the
-// same local server. Every loop is bounded by a request count. See Scripts/bench.
+// One bounded request loop of one client, printed as one JSON line; Scripts/bench runs it once per
+// contender and round (each in its own process, pinned to a CPU) and turns the lines into a table.
+//
+//   bench run --client NAME --url URL --cafile PEM [--count N] [--warmup N] [--inflight N] [--seconds S]
+//             [--close] [--pin PEM] [--profile strict|compatible]
+//
+// Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
+// stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation).
+// `--warmup` requests run first, untimed, on the same connections; then at most `--count` requests, and
+// none is started after `--seconds`. `--close` sends `Connection: close`, so every request is a new TCP
+// connection and a full TLS handshake (nginx in Scripts/bench has no session cache and no tickets).
+import AsyncHTTPClient
 import CRawCurl
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockServer
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NetworkCore
 import Reference
 import Synchronization
 
@@ -16,251 +29,341 @@ struct Options {
         var iterator = arguments.makeIterator()
         while let key = iterator.next() {
             guard key.hasPrefix("--") else { fatalError("unexpected argument \(key)") }
+            if key == "--close" { values["close"] = "yes"; continue }
             values[String(key.dropFirst(2))] = iterator.next() ?? ""
         }
     }
     subscript(_ key: String) -> String? { values[key] }
     func int(_ key: String, _ fallback: Int) -> Int { values[key].flatMap(Int.init) ?? fallback }
+    func double(_ key: String, _ fallback: Double) -> Double { values[key].flatMap(Double.init) ?? fallback }
 }
 
-/// What one run of one client measured.
-struct Row {
-    var requests: Int
+/// What a loop is asked to do.
+struct Plan: Sendable {
+    var url: URL
+    var cafile: String
+    var count: Int
+    var warmup: Int
+    var inflight: Int
     var seconds: Double
-    var failures: Int
-    var perSecond: Double { Double(requests) / seconds }
+    var close: Bool
 }
 
-
-/// One client in a comparison: a name and how to run one round.
-struct Contender {
-    var name: String
-    var run: () -> Row
+/// What the timed part of one loop measured.
+struct Outcome: Sendable {
+    var completed = 0
+    var failures = 0
+    var bytes = 0
+    var seconds = 0.0
+    var latencies: [Double] = []  // microseconds
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// Hands out request numbers below `count` until the deadline; shared by the workers of one loop.
+final class Ticket: Sendable {
+    let count: Int
+    let deadline: Double
+    private let next = Atomic<Int>(0)
+    init(count: Int, seconds: Double) {
+        self.count = count
+        deadline = seconds > 0 ? now() + seconds : .infinity
+    }
+    func take() -> Bool {
+        guard now() < deadline else { return false }
+        return next.add(1, ordering: .relaxed).oldValue < count
+    }
 }
 
-func printHeader(versus: String) {
-    print("client".padding(toLength: 34, withPad: " ", startingAt: 0) + "scenario".padding(toLength: 40, withPad: " ", startingAt: 0)
-        + "req/s median (min-max)      " + versus.padding(toLength: 26, withPad: " ", startingAt: 0) + "failures")
+/// Runs an async body to completion from synchronous code (top-level code is on the main actor: a plain
+/// `Task {}` plus a semaphore would deadlock).
+final class Box<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }
 
-/// Runs the contenders in turn, `rounds` times (so noise hits them alike), and prints each one's median
-/// requests per second and the median of its per-round ratios to the first contender.
-func compare(_ scenario: String, rounds: Int, _ all: [Contender]) {
-    // `BENCH_ONLY=reference` (a name prefix) runs one contender, for profiling.
-    let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
-    let contenders = all.filter { only == nil || $0.name.hasPrefix(only!) }
-    var perSecond = Array(repeating: [Double](), count: contenders.count)
-    var failures = Array(repeating: 0, count: contenders.count)
-    for _ in 0..<rounds {
-        for (index, contender) in contenders.enumerated() {
-            let row = contender.run()
-            perSecond[index].append(row.perSecond)
-            failures[index] += row.failures
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = Box<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let value = await body()
+        box.value.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return box.value.withLock { $0! }
+}
+
+/// State shared between a callback loop and the completions it gets.
+final class Shared: Sendable {
+    let outcome = Mutex(Outcome())
+    let running = Atomic<Int>(0)
+    let length = Atomic<Int>(-1)
+}
+
+/// `inflight` workers, each doing one request at a time with `request` (which returns the body length, or nil
+/// on failure), until the ticket runs out.
+func asyncLoop(_ ticket: Ticket, inflight: Int, _ request: @escaping @Sendable () async -> Int?) async -> Outcome {
+    let start = now()
+    let parts = await withTaskGroup(of: Outcome.self) { group in
+        for _ in 0..<max(1, inflight) {
+            group.addTask {
+                var part = Outcome()
+                while ticket.take() {
+                    let begin = now()
+                    let length = await request()
+                    part.latencies.append((now() - begin) * 1e6)
+                    part.completed += 1
+                    if let length { part.bytes += length } else { part.failures += 1 }
+                }
+                return part
+            }
         }
+        var all = [Outcome]()
+        for await part in group { all.append(part) }
+        return all
     }
-    for (index, contender) in contenders.enumerated() {
-        let values = perSecond[index]
-        let ratio = index == 0 ? "-" : String(format: "%.2f", median(zip(values, perSecond[0]).map { $0 / $1 }))
-        let range = String(format: "%7.0f (%.0f-%.0f)", median(values), values.min() ?? 0, values.max() ?? 0)
-        print(contender.name.padding(toLength: 34, withPad: " ", startingAt: 0) + scenario.padding(toLength: 40, withPad: " ", startingAt: 0)
-            + range.padding(toLength: 28, withPad: " ", startingAt: 0) + ratio.padding(toLength: 26, withPad: " ", startingAt: 0) + "\(failures[index])")
-        fflush(nil)
+    var outcome = Outcome()
+    outcome.seconds = now() - start
+    for part in parts {
+        outcome.completed += part.completed
+        outcome.failures += part.failures
+        outcome.bytes += part.bytes
+        outcome.latencies += part.latencies
     }
-}
-
-func peakResidentKiB() -> Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss
+    return outcome
 }
 
 // MARK: Clients
 
-func raw(_ url: String, cafile: String?, count: Int, inflight: Int) -> Row {
-    var seconds = 0.0
-    let failures = inflight <= 1
-        ? crawcurl_sequential(url, cafile, count, &seconds)
-        : crawcurl_concurrent(url, cafile, count, Int32(inflight), &seconds)
-    return Row(requests: count, seconds: seconds, failures: failures)
+func libcurl(_ plan: Plan) -> Outcome {
+    var latencies = [Double](repeating: 0, count: plan.count)
+    let result = latencies.withUnsafeMutableBufferPointer {
+        crawcurl_run(plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0,
+            plan.seconds, $0.baseAddress)
+    }
+    return Outcome(completed: result.completed, failures: result.failures, bytes: Int(result.bytes), seconds: result.seconds,
+        latencies: Array(latencies.prefix(result.completed)))
 }
 
-final class Counter: Sendable {
-    let failures = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
+func makeStack(_ plan: Plan, _ options: Options) throws -> Network.URLSessionNetworkStack {
+    var configuration = Network.URLSessionNetworkStack.Configuration()
+    configuration.trustRoots = try .only(pemFiles: [plan.cafile])
+    #if BENCH_VALIDATION_PROFILES
+    switch options["profile"] {
+    case nil: break
+    case "strict": configuration.validationProfile = .strict
+    case "compatible": configuration.validationProfile = .compatible
+    case let other?: fatalError("unknown profile \(other)")
+    }
+    #else
+    if options["profile"] != nil { fatalError("this tree has no Configuration.validationProfile") }
+    #endif
+    var handler: (any AuthenticationChallengeHandler)?
+    if let pinFile = options["pin"] {
+        // Pins the certificate in the PEM file (the fixture intermediate) for the URL's host.
+        let pin = try ServerCertificate.certificates(pemFile: pinFile)[0].spkiSHA256
+        handler = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [
+            try .init(domainName: plan.url.host ?? "localhost", pinnedHashes: [pin], enforceBackupPin: false)
+        ]))
+    }
+    return Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
 }
 
-func reference(_ stack: Network.URLSessionNetworkStack, _ url: URL, count: Int, inflight: Int) -> Row {
-    reference(stack, URLRequest(url: url), count: count, inflight: inflight)
+func profileName(_ options: Options) -> String {
+    #if BENCH_VALIDATION_PROFILES
+    return options["profile"] ?? Network.URLSessionNetworkStack.Configuration().validationProfile.name
+    #else
+    return "none"
+    #endif
 }
 
-func reference(_ stack: Network.URLSessionNetworkStack, _ request: URLRequest, count: Int, inflight: Int) -> Row {
-    let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) })
-    let counter = Counter()
-    let finished = DispatchSemaphore(value: 0)
-    let start = Date()
-    if inflight <= 1 {
-        let one = DispatchSemaphore(value: 0)
-        for _ in 0..<count {
-            stack.fetch(resource: resource) { result in
-                if case .failure = result { counter.failures.add(1, ordering: .relaxed) }
-                one.signal()
+func makeResource(_ plan: Plan) -> Network.URLSessionResource {
+    var request = URLRequest(url: plan.url)
+    if plan.close { request.setValue("close", forHTTPHeaderField: "Connection") }
+    return Network.URLSessionResource(baseRequestMaking: .init { [request] in $0(.success(request)) })
+}
+
+/// The callback API: sequential (wait for each completion), or `inflight` chains in which each completion
+/// starts the next fetch.
+func referenceCallbacks(_ stack: Network.URLSessionNetworkStack, _ plan: Plan) -> Outcome {
+    let resource = makeResource(plan)
+    func loop(count: Int, seconds: Double) -> Outcome {
+        let ticket = Ticket(count: count, seconds: seconds)
+        let start = now()
+        if plan.inflight <= 1 {
+            var outcome = Outcome()
+            let one = DispatchSemaphore(value: 0)
+            let shared = Shared()
+            while ticket.take() {
+                let begin = now()
+                stack.fetch(resource: resource) { result in
+                    if case .success(let value) = result,
+                        (value.response as? HTTPURLResponse)?.statusCode == 200 { shared.length.store(value.value.count, ordering: .relaxed) }
+                    one.signal()
+                }
+                one.wait()
+                outcome.latencies.append((now() - begin) * 1e6)
+                outcome.completed += 1
+                let received = shared.length.exchange(-1, ordering: .relaxed)
+                if received >= 0 { outcome.bytes += received } else { outcome.failures += 1 }
             }
-            one.wait()
+            outcome.seconds = now() - start
+            return outcome
         }
-    } else {
-        // Each completion starts the next fetch, so `inflight` fetches stay in flight until `count` are done.
-        let started = Atomic<Int>(0)
+        let shared = Shared()
+        let finished = DispatchSemaphore(value: 0)
         @Sendable func next() {
-            guard started.add(1, ordering: .relaxed).newValue <= count else { return }
+            guard ticket.take() else {
+                if shared.running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { finished.signal() }
+                return
+            }
+            let begin = now()
             stack.fetch(resource: resource) { result in
-                if case .failure = result { counter.failures.add(1, ordering: .relaxed) }
-                if counter.done.add(1, ordering: .relaxed).newValue == count { finished.signal() }
+                let end = now()
+                shared.outcome.withLock { outcome in
+                    outcome.latencies.append((end - begin) * 1e6)
+                    outcome.completed += 1
+                    if case .success(let value) = result, (value.response as? HTTPURLResponse)?.statusCode == 200 {
+                        outcome.bytes += value.value.count
+                    } else {
+                        outcome.failures += 1
+                    }
+                }
                 next()
             }
         }
-        for _ in 0..<inflight { next() }
+        shared.running.store(plan.inflight, ordering: .relaxed)
+        for _ in 0..<plan.inflight { next() }
         finished.wait()
+        var outcome = shared.outcome.withLock { $0 }
+        outcome.seconds = now() - start
+        return outcome
     }
-    return Row(requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
+    let warm = loop(count: plan.warmup, seconds: 0)
+    var outcome = loop(count: plan.count, seconds: plan.seconds)
+    outcome.failures += warm.failures
+    return outcome
 }
 
-func foundation(_ url: URL, count: Int, inflight: Int) -> Row {
-    let session = URLSession(configuration: .default)
-    let counter = Counter()
-    let start = Date()
-    let finished = DispatchSemaphore(value: 0)
-    let started = Atomic<Int>(0)
-    @Sendable func next() {
-        guard started.add(1, ordering: .relaxed).newValue <= count else { return }
-        session.dataTask(with: url) { _, response, error in
-            if error != nil || (response as? HTTPURLResponse)?.statusCode != 200 { counter.failures.add(1, ordering: .relaxed) }
-            if counter.done.add(1, ordering: .relaxed).newValue == count { finished.signal() }
-            next()
-        }.resume()
-    }
-    for _ in 0..<max(1, inflight) { next() }
-    finished.wait()
-    session.invalidateAndCancel()
-    return Row(requests: count, seconds: Date().timeIntervalSince(start), failures: counter.failures.load(ordering: .relaxed))
-}
-
-// MARK: Modes
-
-/// New-connection handshakes per second: every request says `Connection: close`, so each one opens a
-/// connection and runs a full TLS handshake (with the stack's session cache off, never resumed).
-func runHandshakes(_ options: Options) throws {
-    guard let urlString = options["https"], let url = URL(string: urlString), let cafile = options["cafile"],
-        let intermediate = options["intermediate"]
-    else { fatalError("handshakes needs --https URL --cafile PEM --intermediate PEM") }
-    let count = options.int("requests", 1000)
-    let inflight = options.int("inflight", 4)
-    let pin = try ServerCertificate.certificates(pemFile: intermediate)[0].spkiSHA256
-    let host = url.host ?? "localhost"
-
-    let evaluator = try ServerTrustEvaluator(configuration: .init(
-        pinningPolicies: [try .init(domainName: host, includeSubdomains: false, expirationDate: .distantFuture, pinnedHashes: [pin], enforceBackupPin: false)],
-        certificateCheckingOrder: .leafToRoot, allowNotPinnedDomains: false, allowExpiredDomainPolicies: false))
-
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pins-\(getpid())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try FileManager.default.copyItem(atPath: intermediate, toPath: directory.appendingPathComponent("intermediate.pem").path)
-    let manager = TrustManager()
-    let settings = ValidationSettings.defaultSettings
-    settings.certificateDirectory = directory
-    manager.add(policy: manager.create(type: .pinPublicKey, hostName: host, settings: settings))
-
-    var configuration = Network.URLSessionNetworkStack.Configuration()
-    configuration.trustRoots = try .only(pemFiles: [cafile])
-    var request = URLRequest(url: url)
-    request.setValue("close", forHTTPHeaderField: "Connection")
-    let handlers: [(String, (any AuthenticationChallengeHandler)?)] = [
-        ("no handler", nil), ("ServerTrustEvaluator", evaluator), ("TrustManager", manager),
-    ]
-    let contenders = handlers.map { name, handler in
-        let stack = Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
-        _ = reference(stack, request, count: 50, inflight: inflight)
-        return Contender(name: "reference: \(name)") { reference(stack, request, count: count, inflight: inflight) }
-    }
-    printHeader(versus: "vs no handler (paired)")
-    compare("new TLS connection, \(inflight) in flight", rounds: options.int("rounds", 3), contenders)
-}
-
-func runClients(_ options: Options) throws {
-    let requests = options.int("requests", 5000)
-    let inflight = options.int("inflight", 32)
-    let rounds = options.int("rounds", 3)
-    let cafile = options["cafile"]
-    var configuration = Network.URLSessionNetworkStack.Configuration()
-    if let cafile { configuration.trustRoots = try .only(pemFiles: [cafile]) }
-    let stack = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: .global())
-    printHeader(versus: "vs raw libcurl (paired)")
-
-    for (label, urlString) in [("HTTPS", options["https"]), ("HTTP", options["http"])] {
-        guard let urlString, let url = URL(string: urlString) else { continue }
-        // Warm up connections and code paths, unmeasured.
-        _ = raw(urlString, cafile: cafile, count: 200, inflight: 1)
-        _ = reference(stack, url, count: 200, inflight: 1)
-        let foundationToo = label == "HTTP" || options["foundation-https"] != nil
-        for concurrency in [1, inflight] {
-            let count = concurrency == 1 ? requests : requests * 2
-            var contenders = [
-                Contender(name: "raw libcurl (C)") { raw(urlString, cafile: cafile, count: count, inflight: concurrency) },
-                Contender(name: "reference stack") { reference(stack, url, count: count, inflight: concurrency) },
-            ]
-            if foundationToo {
-                contenders.append(Contender(name: "Foundation URLSession") { foundation(url, count: min(count, 3000), inflight: concurrency) })
-            }
-            compare("\(label) 1 KiB, " + (concurrency == 1 ? "sequential" : "\(concurrency) in flight"), rounds: rounds, contenders)
+func referenceAsync(_ stack: Network.URLSessionNetworkStack, _ plan: Plan) -> Outcome {
+    let resource = makeResource(plan)
+    return blocking {
+        let request: @Sendable () async -> Int? = {
+            guard let value = try? await stack.fetch(resource: resource),
+                (value.response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
+            return value.value.count
         }
-    }
-    if let large = options["large"], let url = URL(string: large) {
-        let count = options.int("large-requests", 300)
-        compare("HTTPS 1 MiB sequential (req/s = MiB/s)", rounds: rounds, [
-            Contender(name: "raw libcurl (C)") { raw(large, cafile: cafile, count: count, inflight: 1) },
-            Contender(name: "reference stack") { reference(stack, url, count: count, inflight: 1) },
-        ])
-    }
-
-    if let urlString = options["https"] ?? options["http"], let url = URL(string: urlString) {
-        let afterWarmup = peakResidentKiB()
-        _ = reference(stack, url, count: 2_000, inflight: inflight)
-        let after2k = peakResidentKiB()
-        _ = reference(stack, url, count: 20_000, inflight: inflight)
-        let after20k = peakResidentKiB()
-        print("peak RSS (reference stack): \(afterWarmup) KiB before, \(after2k) KiB after 2,000 more requests, \(after20k) KiB after 20,000 more")
+        let warm = await asyncLoop(Ticket(count: plan.warmup, seconds: 0), inflight: plan.inflight, request)
+        var outcome = await asyncLoop(Ticket(count: plan.count, seconds: plan.seconds), inflight: plan.inflight, request)
+        outcome.failures += warm.failures
+        return outcome
     }
 }
 
-/// Serves 1 KiB responses from a MockServer until stdin closes (or `--seconds`), for wrk.
-func serve(_ options: Options) throws {
-    let tls = options["chain"].map { MockServer.TLS(identity: .init(chainFile: $0, keyFile: options["key"]!)) }
-    let server = try MockServer(tls: tls, port: options.int("port", 0))
-    let body = Data(repeating: UInt8(ascii: "x"), count: options.int("body", 1024))
-    server.dispatcher = MockDispatcher { _ in MockResponse(status: 200, headers: ["Content-Type": "text/plain"], body: body) }
-    print("port \(server.port)")
-    fflush(nil)
-    let seconds = options.int("seconds", 120)
-    let deadline = Date().addingTimeInterval(TimeInterval(seconds))
-    while Date() < deadline {
-        var pollfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        if poll(&pollfd, 1, 200) > 0 { break }  // stdin closed or written: stop
+/// AsyncHTTPClient 1.37 on the shared NIO event loop group (its size follows the CPUs the process may use),
+/// HTTP/1.1 only, trusting only the given root, a pool as wide as `inflight`.
+func asyncHTTPClient(_ plan: Plan) -> Outcome {
+    blocking {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(plan.cafile)
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, plan.inflight))
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        var request = HTTPClientRequest(url: plan.url.absoluteString)
+        if plan.close { request.headers.add(name: "Connection", value: "close") }
+        let once: @Sendable () async -> Int? = { [request] in
+            do {
+                let response = try await client.execute(request, timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                return response.status == .ok ? body.readableBytes : nil
+            } catch {
+                return nil
+            }
+        }
+        let warm = await asyncLoop(Ticket(count: plan.warmup, seconds: 0), inflight: plan.inflight, once)
+        var outcome = await asyncLoop(Ticket(count: plan.count, seconds: plan.seconds), inflight: plan.inflight, once)
+        outcome.failures += warm.failures
+        try? await client.shutdown()
+        return outcome
     }
-    _ = server.shutdown()
+}
+
+/// Foundation's URLSession (FoundationNetworking on libcurl). On Linux it trusts only the system CA bundle, so
+/// Scripts/bench runs it in a mount namespace where the fixture root is bind-mounted over that bundle.
+func urlSession(_ plan: Plan) -> Outcome {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpMaximumConnectionsPerHost = max(1, plan.inflight)
+    let session = URLSession(configuration: configuration)
+    var request = URLRequest(url: plan.url)
+    if plan.close { request.setValue("close", forHTTPHeaderField: "Connection") }
+    let outcome = blocking { [request] in
+        let once: @Sendable () async -> Int? = {
+            guard let (data, response) = try? await session.data(for: request),
+                (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
+            return data.count
+        }
+        let warm = await asyncLoop(Ticket(count: plan.warmup, seconds: 0), inflight: plan.inflight, once)
+        var outcome = await asyncLoop(Ticket(count: plan.count, seconds: plan.seconds), inflight: plan.inflight, once)
+        outcome.failures += warm.failures
+        return outcome
+    }
+    session.invalidateAndCancel()
+    return outcome
+}
+
+// MARK: Report
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+/// The CPUs this process may run on, as the kernel lists them (`Cpus_allowed_list`).
+func allowedCPUs() -> String {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+    return line.map { $0.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces) } ?? "?"
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func run(_ options: Options) throws {
+    guard let client = options["client"], let urlString = options["url"], let url = URL(string: urlString),
+        let cafile = options["cafile"]
+    else { fatalError("run needs --client NAME --url URL --cafile PEM") }
+    let plan = Plan(url: url, cafile: cafile, count: options.int("count", 1000), warmup: options.int("warmup", 100),
+        inflight: max(1, options.int("inflight", 1)), seconds: options.double("seconds", 10), close: options["close"] != nil)
+    let cpuBefore = cpuSeconds()
+    let outcome: Outcome
+    switch client {
+    case "libcurl": outcome = libcurl(plan)
+    case "reference": outcome = referenceCallbacks(try makeStack(plan, options), plan)
+    case "reference-async": outcome = referenceAsync(try makeStack(plan, options), plan)
+    case "ahc": outcome = asyncHTTPClient(plan)
+    case "urlsession": outcome = urlSession(plan)
+    default: fatalError("unknown client \(client)")
+    }
+    let sorted = outcome.latencies.sorted()
+    let fields: [String: Any] = [
+        "client": client, "completed": outcome.completed, "failures": outcome.failures, "bytes": outcome.bytes,
+        "seconds": outcome.seconds, "p50_us": percentile(sorted, 0.5), "p99_us": percentile(sorted, 0.99),
+        "cpus": allowedCPUs(), "cpu_seconds": cpuSeconds() - cpuBefore, "pinned": options["pin"] != nil,
+        "profile": client.hasPrefix("reference") ? profileName(options) : "-",
+    ]
+    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
 }
 
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
-case "clients": try runClients(Options(arguments.dropFirst()))
-case "serve": try serve(Options(arguments.dropFirst()))
-case "handshakes": try runHandshakes(Options(arguments.dropFirst()))
+case "run": try run(Options(arguments.dropFirst()))
 default:
-    print("usage: bench clients --https URL [--http URL] [--cafile PEM] [--large URL] [--requests N] [--inflight N] [--rounds N] [--foundation-https yes]")
-    print("       bench handshakes --https URL --cafile PEM --intermediate PEM [--requests N] [--inflight N] [--rounds N]")
-    print("       bench serve [--chain PEM --key PEM] [--port N] [--body BYTES] [--seconds N]")
+    print("usage: bench run --client libcurl|reference|reference-async|ahc|urlsession --url URL --cafile PEM")
+    print("                 [--count N] [--warmup N] [--inflight N] [--seconds S] [--close] [--pin PEM] [--profile strict|compatible]")
 }

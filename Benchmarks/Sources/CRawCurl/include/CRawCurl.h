@@ -2,10 +2,20 @@
 #ifndef CRAWCURL_H
 #define CRAWCURL_H
 
-/// Sequential GETs on one reused easy handle. Returns the number of failed requests; `seconds` gets the wall time.
-long crawcurl_sequential(const char *url, const char *cafile, long count, double *seconds);
+/// What one timed loop did. Latencies are in microseconds, one per completed request, in completion order.
+typedef struct {
+    long completed;       ///< requests finished in the timed loop (failed ones included)
+    long failures;        ///< transfers that failed or did not answer 200
+    long long bytes;      ///< body bytes received in the timed loop
+    double seconds;       ///< wall time of the timed loop
+} crawcurl_result;
 
-/// `count` GETs with `inflight` transfers at once on one multi handle. Returns failures; `seconds` as above.
-long crawcurl_concurrent(const char *url, const char *cafile, long count, int inflight, double *seconds);
+/// Runs `warmup` untimed requests, then up to `count` timed ones, never starting a request after
+/// `max_seconds` of the timed loop. `inflight` 1 uses one easy handle (curl_easy_perform); more uses one
+/// multi handle with that many easy handles. `close` sends `Connection: close` and forbids reuse, so every
+/// request opens a new connection with a full handshake (the session-id cache is off). `latencies` has room
+/// for `count` values.
+crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close,
+                             double max_seconds, double *latencies);
 
 #endif

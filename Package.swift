@@ -15,7 +15,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: C libraries and shims (never products: not API)
@@ -45,7 +44,6 @@ let package = Package(
         // MARK: The main command.
         .executableTarget(name: "ConformanceCommand", dependencies: [
             "Conformance", "FoundationSubject",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: A bounded soak of the reference stack (Scripts/soak).

@@ -47,12 +47,12 @@ let package = Package(
         ]),
 
         // MARK: A bounded soak of the reference stack (Scripts/soak).
-        .executableTarget(name: "Soak", dependencies: ["Reference", "MockServer"]),
+        .executableTarget(name: "Soak", dependencies: ["NetworkCore", "Reference", "MockServer"]),
 
         // MARK: Tests
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
-        .testTarget(name: "ReferenceTests", dependencies: ["Reference", "MockServer", "Conformance"]),
+        .testTarget(name: "ReferenceTests", dependencies: ["NetworkCore", "Reference", "MockServer", "Conformance"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
+        .testTarget(name: "ConformanceTests", dependencies: ["NetworkCore", "Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
     ]
 )

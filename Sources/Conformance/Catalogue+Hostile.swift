@@ -17,10 +17,13 @@ extension Catalogue {
                     title: "a status line claiming HTTP/2 on an HTTP/1.1 connection stalls no other fetch to the host (\(name))",
                     rules: ["HTTP-16", "ERR-9"],
                     explanation:
-                        "Nine fetches at once on one stack: /odd is answered `HTTP/2 200` with Content-Length: 2, then the server closes; eight fetches of /fine get a 200. However a stack judges the odd response, the eight others succeed and none times out.",
+                        "Nine fetches at once on one stack: /odd is answered `HTTP/2 200` with Content-Length: 2 and the connection stays open (MockFault.statusLineVersion); eight fetches of /fine get a 200. However a stack judges the odd response, the eight others succeed and none times out.",
                     server: ServerScript(
                         tlsScenario: tls ? "valid-ec256" : nil,
-                        routes: ["/odd": raw("HTTP/2 200\r\nContent-Length: 2\r\n\r\nok"), "/fine": ok("fine")]),
+                        routes: [
+                            "/odd": MockResponse(status: 200, body: Data("ok".utf8), fault: .statusLineVersion("HTTP/2")),
+                            "/fine": ok("fine"),
+                        ]),
                     resource: quick, action: .concurrent(paths: ["/fine", "/odd"] + Array(repeating: "/fine", count: 7)),
                     expected: Expectation(
                         success("fine"), journal: .requests(9),

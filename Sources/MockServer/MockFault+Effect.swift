@@ -9,7 +9,7 @@ extension MockFault {
             case close, reset, stall, closeWithoutCloseNotify
             case respond, plaintextReply, fatalAlert, garbage(Data)
             case http09Reply, malformedStatusLine, headWithoutBlankLine, oversizedHead(Int), conflictingContentLength
-            case malformedChunkSize, missingLastChunk, extraBytesBeyondContentLength(Data)
+            case malformedChunkSize, missingLastChunk, extraBytesBeyondContentLength(Data), statusLineVersion(String)
         }
 
         let base: Base
@@ -58,6 +58,9 @@ extension MockFault {
         public static let missingLastChunk = Effect(.missingLastChunk)
         /// Send these bytes after a body framed by `Content-Length`, as if they were part of it; the connection stays open.
         public static func extraBytesBeyondContentLength(_ bytes: Data) -> Effect { Effect(.extraBytesBeyondContentLength(bytes)) }
+        /// Send the status line with this version token in place of `HTTP/1.1` (`HTTP/2 200 OK`), framed as usual; the
+        /// connection stays open, so the client decides whether to reuse it.
+        public static func statusLineVersion(_ version: String) -> Effect { Effect(.statusLineVersion(version)) }
 
         /// Whether the effect ends the exchange by itself, rather than shaping the response that is sent.
         var endsExchange: Bool {
@@ -86,6 +89,7 @@ extension MockFault {
             case .malformedChunkSize: "malformedChunkSize"
             case .missingLastChunk: "missingLastChunk"
             case .extraBytesBeyondContentLength(let bytes): "extraBytesBeyondContentLength(\(bytes.count) bytes)"
+            case .statusLineVersion(let version): "statusLineVersion(\(version))"
             }
         }
     }

@@ -69,6 +69,9 @@ extension MockFault {
     public static func extraBytesBeyondContentLength(_ bytes: Data) -> MockFault {
         MockFault(.extraBytesBeyondContentLength(bytes), .afterRequest)
     }
+    /// Send the status line with this version token (`HTTP/2 200 OK` on an HTTP/1.1 connection); the connection stays
+    /// open: `(.statusLineVersion(version), .afterRequest)`.
+    public static func statusLineVersion(_ version: String) -> MockFault { MockFault(.statusLineVersion(version), .afterRequest) }
 
     // MARK: While answering
     /// Send the head and this many bytes of the (encoded) body, then close (FIN):
@@ -111,6 +114,7 @@ extension MockFault {
         case (.malformedChunkSize, .afterRequest): "malformedChunkSize"
         case (.missingLastChunk, .afterRequest): "missingLastChunkThenClose"
         case (.extraBytesBeyondContentLength(let bytes), .afterRequest): "extraBytesBeyondContentLength(\(bytes.count) bytes)"
+        case (.statusLineVersion(let version), .afterRequest): "statusLineVersion(\(version))"
         case (.close, .afterResponseBodyBytes(let count)): "closeAfterBodyBytes(\(count))"
         case (.reset, .afterResponseBodyBytes(let count)): "resetAfterBodyBytes(\(count))"
         case (.stall, .afterResponseBodyBytes(let count)): "stallAfterBodyBytes(\(count))"

@@ -59,6 +59,11 @@ extension Network.URLSessionNetworkStack {
         /// default) sets no limit beyond OpenSSL's own.
         public var maximumChainDepth: Int?
 
+        /// The most connections open to one host and port at a time, as
+        /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`; fetches beyond it wait for a connection.
+        /// `nil` (the default) or a value below 1 sets no limit.
+        public var maximumConnectionsPerHost: Int?
+
         /// Creates the default configuration.
         public init() {}
     }

@@ -1,11 +1,11 @@
-import Synchronization
+import NetworkCore
 
 /// How many times each fetch of the soak completed.
 final class CompletionLedger: Sendable {
-    private let counts: Mutex<[UInt8]>
+    private let counts: Locked<[UInt8]>
 
     init(fetches: Int) {
-        counts = Mutex([UInt8](repeating: 0, count: fetches))
+        counts = Locked([UInt8](repeating: 0, count: fetches))
     }
 
     func complete(_ fetch: Int) {

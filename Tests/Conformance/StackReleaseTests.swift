@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 /// Weak references to what a subject made for its cases.
@@ -12,7 +12,7 @@ private final class Made: Sendable {
     private struct Weak: @unchecked Sendable {  // only read and written under the mutex
         weak var object: AnyObject?
     }
-    private let objects = Mutex<[Weak]>([])
+    private let objects = Locked<[Weak]>([])
 
     func add(_ object: AnyObject) { objects.withLock { $0.append(Weak(object: object)) } }
     var count: Int { objects.withLock { $0.count } }

@@ -35,6 +35,7 @@ struct MockFaultTests {
                 MockFault(.extraBytesBeyondContentLength(Data("EXTRA".utf8)), .afterRequest),
                 "extraBytesBeyondContentLength(5 bytes)"
             ),
+            (.statusLineVersion("HTTP/2"), MockFault(.statusLineVersion("HTTP/2"), .afterRequest), "statusLineVersion(HTTP/2)"),
             (.closeAfterBodyBytes(5), MockFault(.close, .afterResponseBodyBytes(5)), "closeAfterBodyBytes(5)"),
             (.resetAfterBodyBytes(5), MockFault(.reset, .afterResponseBodyBytes(5)), "resetAfterBodyBytes(5)"),
             (.stallAfterBodyBytes(5), MockFault(.stall, .afterResponseBodyBytes(5)), "stallAfterBodyBytes(5)"),

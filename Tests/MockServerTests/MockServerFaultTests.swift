@@ -122,6 +122,19 @@ struct MockServerFaultTests: ServerTests {
         #expect(result.body == "0123456789")
     }
 
+    @Test("statusLineVersion sends that version in the status line and keeps the connection open")
+    func statusLineVersionKeepsTheConnection() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("0123456789".utf8), fault: .statusLineVersion("HTTP/2")))
+        server.enqueue(MockResponse(body: Data("second".utf8)))
+        let requests = "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /again HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+        let reply = String(decoding: try RawClient.exchange(port: server.port, Array(requests.utf8)), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/2 200 OK\r\n"), "\(reply)")
+        #expect(reply.hasSuffix("0123456789HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecond"), "\(reply)")
+        #expect(server.journal.count == 1)
+        #expect(server.journal.first?.requestCount == 2)
+    }
+
     @Test("closeBeforeReadingRequest is an empty reply")
     func closeBeforeReadingRequestIsAnEmptyReply() throws {
         let (result, server) = try curlExit(.closeBeforeReadingRequest)

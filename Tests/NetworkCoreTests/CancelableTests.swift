@@ -1,9 +1,8 @@
 import NetworkCore
-import Synchronization
 import Testing
 
 final class CountingCancelable: Cancelable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var cancelCount: Int { count.withLock { $0 } }
     var isCancelled: Bool { cancelCount > 0 }
     func cancel() { count.withLock { $0 += 1 } }

@@ -65,7 +65,7 @@ struct HTTPResourceEndpointTests {
     func endpointMakerFailure() {
         let maker = Network.BaseRequestMaking<URLRequest>.endpoint(
             Endpoint(baseURL: URL(string: "https://mindera.com")!, path: "nope"))
-        let outcome = Mutex<Bool?>(nil)
+        let outcome = Locked<Bool?>(nil)
         _ = maker.make { result in
             if case .failure(let error) = result { outcome.withLock { $0 = error is HTTPResourceEndpointError } }
             return DummyCancelable()
@@ -73,5 +73,3 @@ struct HTTPResourceEndpointTests {
         #expect(outcome.withLock { $0 } == true)
     }
 }
-
-import Synchronization

@@ -106,6 +106,18 @@ struct TransportTests {
         #expect(harness.server.journal.first?.requestCount == 3)
     }
 
+    @Test("no more connections to a host than maximumConnectionsPerHost are opened; the other fetches wait")
+    func connectionsPerHostAreLimited() throws {
+        let harness = try Harness { $0.maximumConnectionsPerHost = 2 }
+        let fetches = 8
+        for _ in 0..<fetches { harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), headDelay: .milliseconds(20))) }
+        let recorder = Recorder<Result<Network.Value<Data, URLResponse>, Network.URLSessionError>>()
+        for _ in 0..<fetches { harness.stack.fetch(resource: harness.resource()) { recorder.record($0) } }
+        let results = (0..<fetches).compactMap { _ in recorder.next() }
+        #expect(results.filter { $0.success?.value == Data("x".utf8) }.count == fetches)
+        #expect(harness.server.journal.count == 2)
+    }
+
     @Test("plain HTTP works too")
     func plainHTTP() throws {
         let harness = try Harness(scenario: nil)

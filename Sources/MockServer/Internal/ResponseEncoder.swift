@@ -37,7 +37,9 @@ enum ResponseEncoder {
         }
 
         let code = effect == .malformedStatusLine ? "\(response.status)0" : String(response.status)
-        var head = "HTTP/1.1 \(code) \(response.reason)\r\n"
+        var version = "HTTP/1.1"
+        if case .statusLineVersion(let token)? = effect?.base { version = token }
+        var head = "\(version) \(code) \(response.reason)\r\n"
         for field in fields { head += "\(field.name): \(field.value)\r\n" }
         if case .oversizedHead(let size)? = effect?.base {
             let padding = max(0, size - head.utf8.count - "X-Oversized: \r\n\r\n".utf8.count)

@@ -30,10 +30,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Why the multi handle could not be set up: every transfer fails with it.
     private let setupFailure: TransportFailure?
 
-    init() {
+    /// - Parameter maximumConnectionsPerHost: libcurl's per-host limit; 0 sets none.
+    init(maximumConnectionsPerHost: Int = 0) {
         CurlGlobal.ensureInitialized()
         let multi = curl_multi_init()
-        setupFailure = Self.configure(multi)
+        setupFailure = Self.configure(multi, maximumConnectionsPerHost: maximumConnectionsPerHost)
         guard setupFailure == nil else {
             if let multi { _ = curl_multi_cleanup(multi) }
             self.multi = nil
@@ -46,13 +47,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         thread.start()
     }
 
-    private static func configure(_ multi: UnsafeMutableRawPointer?) -> TransportFailure? {
+    private static func configure(_ multi: UnsafeMutableRawPointer?, maximumConnectionsPerHost: Int) -> TransportFailure? {
         guard let multi else { return TransportFailure(library: "libcurl", code: 0, message: "curl_multi_init failed") }
-        // One transfer per connection at a time: multiplexing lets one malformed response stall the other
-        // transfers to the same host in libcurl 7.88.
+        // One transfer per connection at a time: libcurl 7.88 marks a host as multiplexing once it reads an
+        // `HTTP/2` status line, even on an HTTP/1.1 connection, and with a per-host limit the fetches queued
+        // for that host then wait on a connection that never serves them.
         let options: [(CURLMoption, Int, String)] = [
             (CURLMOPT_PIPELINING, 0, "CURLMOPT_PIPELINING"),  // CURLPIPE_NOTHING
             (CURLMOPT_MAXCONNECTS, connectionCacheSize, "CURLMOPT_MAXCONNECTS"),
+            (CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost, "CURLMOPT_MAX_HOST_CONNECTIONS"),
         ]
         for (option, value, name) in options {
             let code = cshims_multi_setopt_long(multi, option, value)

@@ -8,13 +8,14 @@ import FoundationNetworking
 /// The reference stack's transport: libcurl's multi interface on one thread, TLS judged inside the handshake.
 final class CurlTransport: FetchTransport {
 
-    private let loop = CurlMultiLoop()
+    private let loop: CurlMultiLoop
     private let trust: TLSTrustContext
     private let configuration: Network.URLSessionNetworkStack.Configuration
     private var logger: Logger { configuration.logger }
 
     init(configuration: Network.URLSessionNetworkStack.Configuration, handler: (any AuthenticationChallengeHandler)?) {
         self.configuration = configuration
+        loop = CurlMultiLoop(maximumConnectionsPerHost: max(0, configuration.maximumConnectionsPerHost ?? 0))
         trust = TLSTrustContext(
             roots: configuration.trustRoots, handler: handler,
             verificationTime: configuration.verificationTime, logger: configuration.logger,

@@ -15,7 +15,7 @@ final class ScriptedTransport: FetchTransport {
         var shutDowns = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var sent: [URLRequest] { state.withLock { $0.sent } }
     var pendingCount: Int { state.withLock { $0.pending.count } }
@@ -61,7 +61,7 @@ final class ScriptedTransport: FetchTransport {
 
 /// Collects a fetch's completions, to check there is exactly one.
 final class Completions: Sendable {
-    private let results = Mutex<[Result<Network.Value<Data, URLResponse>, Network.URLSessionError>]>([])
+    private let results = Locked<[Result<Network.Value<Data, URLResponse>, Network.URLSessionError>]>([])
 
     var count: Int { results.withLock { $0.count } }
     var first: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>? { results.withLock { $0.first } }

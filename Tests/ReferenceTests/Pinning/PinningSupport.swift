@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 /// All pinning suites nest in this one, so `swift test --filter PinningTests` runs them.
@@ -81,8 +81,8 @@ extension Result where Failure == Network.URLSessionError {
 
 /// A handler whose inner handler can be swapped while a stack uses it.
 final class SwappableHandler: AuthenticationChallengeHandler {
-    private let inner: Mutex<any AuthenticationChallengeHandler>
-    init(_ handler: any AuthenticationChallengeHandler) { inner = Mutex(handler) }
+    private let inner: Locked<any AuthenticationChallengeHandler>
+    init(_ handler: any AuthenticationChallengeHandler) { inner = Locked(handler) }
     func swap(to handler: any AuthenticationChallengeHandler) { inner.withLock { $0 = handler } }
     func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         inner.withLock { $0 }.handle(challenge)

@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 extension PinningTests {
@@ -222,7 +222,7 @@ extension PinningTests {
 
         @Test("the failure reporter receives host, port, policy, chains, pins and date")
         func failureReport() throws {
-            let reports = Mutex<[ServerTrustEvaluator.FailureReport]>([])
+            let reports = Locked<[ServerTrustEvaluator.FailureReport]>([])
             let time = Date(timeIntervalSince1970: 1_900_000_000)
             let harness = try PinHarness(
                 verificationTime: time,

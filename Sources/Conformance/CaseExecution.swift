@@ -89,9 +89,11 @@ struct CaseExecution<Subject: ConformanceSubject> {
         do {
             server = try MockServer(
                 tls: scenario.map {
-                    MockServer.TLS(
+                    var tls = MockServer.TLS(
                         identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)),
                         maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption)
+                    tls.servesWeakChains = $0.kind == "profile"  // weak on purpose (a P-192 CA key)
+                    return tls
                 })
         } catch {
             throw Stop.harness("MockServer did not start: \(error)")

@@ -15,12 +15,8 @@ extension Catalogue {
             let data = try? Data(contentsOf: fixtures.directory.appendingPathComponent("manifest.json")),
             let manifest = try? JSONDecoder().decode(ProfileManifest.self, from: data)
         else { return [] }
-        return manifest.scenarios.filter { $0.kind == "profile" && !unservable.contains($0.name) }.map(profileCase)
+        return manifest.scenarios.filter { $0.kind == "profile" }.map(profileCase)
     }
-
-    /// Scenarios a MockServer cannot serve: OpenSSL at Debian's security level 2 will not send a chain with a
-    /// P-192 CA key (the unit tests cover that rule).
-    private static let unservable: Set<String> = ["profile-key-p192"]
 
     /// What the conformance library needs of a profile scenario beyond ``FixtureCatalogue/Scenario``.
     private struct ProfileManifest: Decodable {

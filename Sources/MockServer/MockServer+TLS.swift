@@ -45,6 +45,10 @@ extension MockServer {
         public var cipherList: String?
         /// OpenSSL's TLS 1.3 cipher suites (`"TLS_AES_256_GCM_SHA384"`); `nil` keeps OpenSSL's default.
         public var cipherSuites: String?
+        /// Whether the server may send a chain whose keys OpenSSL's default security level refuses (a P-192 CA,
+        /// an RSA key under 2048 bits), so that clients can be tested on refusing it. Off by default: such a
+        /// chain then fails at ``MockServer/init(tls:limits:)``.
+        public var servesWeakChains: Bool = false
 
         /// Creates a TLS configuration.
         ///

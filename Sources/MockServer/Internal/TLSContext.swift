@@ -57,6 +57,8 @@ final class TLSContext: @unchecked Sendable {
             throw MockServerError(code: .tlsSetupFailed, message: "SSL_CTX_new failed: \(openSSLReason())")
         }
         do {
+            // Before the chain is loaded: loading checks each certificate's key against the level.
+            if configuration.servesWeakChains { SSL_CTX_set_security_level(context, 0) }
             try loadChain(identity.chainFile, into: context)
             guard SSL_CTX_use_PrivateKey_file(context, identity.keyFile, SSL_FILETYPE_PEM) == 1 else {
                 throw MockServerError(code: .invalidKey, message: "cannot load key \(identity.keyFile): \(openSSLReason())")

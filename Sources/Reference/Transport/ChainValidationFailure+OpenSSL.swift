@@ -27,6 +27,8 @@ extension ChainValidationFailure {
         case X509_V_ERR_PATH_LENGTH_EXCEEDED: return .pathLengthExceeded
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: return .badSignature
         case X509_V_ERR_INVALID_PURPOSE: return .invalidPurpose
+        // The TLS security level's key-size floor, applied before any profile: the profile's own rule, earlier.
+        case X509_V_ERR_CA_KEY_TOO_SMALL, X509_V_ERR_EE_KEY_TOO_SMALL: return .forbiddenKey
         default: return .other
         }
     }

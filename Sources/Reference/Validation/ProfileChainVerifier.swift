@@ -33,6 +33,8 @@ enum ProfileChainVerifier {
             X509_STORE_CTX_set_default(store, "ssl_server") == 1
         else { throw Unreadable(path: servedPEMFile) }
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(store), time_t(time.timeIntervalSince1970))
+        // A handshake verifies at the TLS security level, whose key-size floor refuses a P-192 CA key, say.
+        X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(store), handshakeSecurityLevel)
         let check = ServerCertificateProfileCheck(profile: profile, maximumChainDepth: maximumChainDepth)
         check.prepare(store)
         guard X509_verify_cert(store) == 1 else { return .failure(ChainValidationFailure(openSSLStore: store)) }
@@ -50,6 +52,13 @@ enum ProfileChainVerifier {
         }
         return .success(())
     }
+
+    /// The security level a client handshake gets from the system's OpenSSL configuration (2 on Debian).
+    private static let handshakeSecurityLevel: Int32 = {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { return 2 }
+        defer { SSL_CTX_free(context) }
+        return SSL_CTX_get_security_level(context)
+    }()
 
     /// The certificates of a PEM file, in file order; each is the caller's to free.
     static func certificates(_ path: String) throws -> [OpaquePointer] {

@@ -16,8 +16,9 @@ private struct ProfileHarness {
     init(_ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil, host: String? = nil) throws {
         let scenario = ProfileScenario.named(name)
         let host = host ?? scenario.host!
-        server = try MockServer(
-            tls: .init(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key"))))
+        var tls = MockServer.TLS(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key")))
+        tls.servesWeakChains = true  // profile scenarios are weak on purpose (profile-key-p192)
+        server = try MockServer(tls: tls)
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
         configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")]
@@ -70,13 +71,11 @@ struct ValidationProfileHandshakeTests {
         #expect(harness.server.journal.allSatisfy { $0.applicationBytesReceived == 0 && $0.requestCount == 0 })
     }
 
-    /// Profile scenarios a MockServer can serve: at Debian's TLS security level 2 OpenSSL will not send a
-    /// chain with a P-192 CA key (the client's own security level would refuse it too, before the profile).
-    static let servable = ProfileScenario.all.filter { $0.kind == "profile" && $0.name != "profile-key-p192" }.map(\.name)
+    static let profileScenarios = ProfileScenario.all.filter { $0.kind == "profile" }.map(\.name)
 
     @Test(
-        "over a real handshake, every servable profile scenario gets the manifest's verdict and depth under each profile",
-        arguments: servable)
+        "over a real handshake, every profile scenario gets the manifest's verdict and depth under each profile",
+        arguments: profileScenarios)
     func handshakeVerdictsMatchManifest(name: String) throws {
         for profile in [ValidationProfile.strict, .compatible] {
             let verdict = ProfileScenario.named(name).verdict(profile)

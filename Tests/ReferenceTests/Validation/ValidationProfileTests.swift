@@ -118,9 +118,17 @@ struct ValidationProfileTests {
         try expectRefusedByStrictOnly("profile-key-dsa", kind: .forbiddenKey, rule: .keyStrength)
     }
 
-    @Test("strict refuses a P-192 key")
+    @Test("both profiles refuse a P-192 CA key: the TLS security level's key-size floor, before the profile")
     func p192KeyRefused() throws {
-        try expectRefusedByStrictOnly("profile-key-p192", kind: .forbiddenKey, rule: .keyStrength)
+        let scenario = ProfileScenario.named("profile-key-p192")
+        for profile in [ValidationProfile.strict, .compatible] {
+            guard case .failure(let failure) = try scenario.verify(profile) else {
+                Issue.record("\(profile) accepted a P-192 CA key"); continue
+            }
+            #expect(failure.kind == .forbiddenKey, "\(failure)")
+            #expect(failure.depth == 1, "\(failure)")
+            #expect(failure.code == 67, "X509_V_ERR_CA_KEY_TOO_SMALL: \(failure)")
+        }
     }
 
     @Test("strict refuses a root with an extendedKeyUsage")

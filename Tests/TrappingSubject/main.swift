@@ -1,0 +1,56 @@
+import Conformance
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Reference
+
+// A conformance command whose subject is the reference stack, except on the one case whose fetch ends with
+// the status in $TRAPPING_SUBJECT_STATUS: there it traps ($TRAPPING_SUBJECT_MODE=trap, the default) or
+// completes the fetch twice (=double). The crash-isolation tests run it as a third party's command would run.
+
+/// The reference stack, misbehaving on one status.
+final class TrappingStack: NetworkStack {
+    typealias Resource = Network.URLSessionResource
+    typealias Remote = Data
+    typealias Request = URLRequest
+    typealias Response = URLResponse
+    typealias FetchError = Network.URLSessionError
+
+    let wrapped: Network.URLSessionNetworkStack
+    let status: Int?
+    let double: Bool
+
+    init(wrapping wrapped: Network.URLSessionNetworkStack, status: Int?, double: Bool) {
+        self.wrapped = wrapped
+        self.status = status
+        self.double = double
+    }
+
+    func fetch(resource: Network.URLSessionResource, completion: @escaping FetchCompletionClosure) -> Cancelable {
+        let (status, double) = (self.status, self.double)
+        return wrapped.fetch(resource: resource) { result in
+            guard case .failure(.http(let code, _, _)) = result, code.statusCode == status else { return completion(result) }
+            if !double { fatalError("TrappingSubject: trapping on status \(code.statusCode) as asked") }
+            completion(result)
+            completion(result)
+        }
+    }
+}
+
+struct TrappingSubject: ConformanceSubject {
+    let reference = ReferenceSubject()
+    let environment = ProcessInfo.processInfo.environment
+
+    var name: String { "trapping" }
+
+    func makeStack(for environment: StackEnvironment) throws -> TrappingStack {
+        TrappingStack(
+            wrapping: try reference.makeStack(for: environment), status: self.environment["TRAPPING_SUBJECT_STATUS"].flatMap { Int($0) },
+            double: self.environment["TRAPPING_SUBJECT_MODE"] == "double")
+    }
+
+    func tearDown(_ stack: TrappingStack) { reference.tearDown(stack.wrapped) }
+}
+
+ConformanceCommandLine.main(subject: TrappingSubject())

@@ -26,7 +26,8 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     public let fixtures: FixtureCatalogue
     /// How many cases run at once.
     public var concurrency: Int
-    /// Seconds before a case without completion is HANG.
+    /// Seconds before a case without completion is HANG; a case with shorter time limits of its own is HANG
+    /// sooner (three times its shortest limit plus 2 s).
     public var watchdog: TimeInterval
     /// Seconds to wait for a second completion that must not come, in exactly-once cases.
     public var grace: TimeInterval
@@ -37,7 +38,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - subject: the implementation under test.
     ///   - fixtures: the certificate catalogue; located with ``FixtureCatalogue/locate()`` by default.
     ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
-    ///   - watchdog: per-case limit in seconds (default 10).
+    ///   - watchdog: per-case limit in seconds (default 10), shortened for a case with time limits of its own.
     ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
     /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
     public init(

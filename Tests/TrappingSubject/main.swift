@@ -7,7 +7,7 @@ import Reference
 
 // A conformance command whose subject is the reference stack, except on the one case whose fetch ends with
 // the status in $TRAPPING_SUBJECT_STATUS: there it traps ($TRAPPING_SUBJECT_MODE=trap, the default) or
-// completes the fetch twice (=double). The crash-isolation tests run it as a third party's command would run.
+// completes the fetch twice (=double). With =always it traps on every fetch's completion, whatever the status. The crash-isolation tests run it as a third party's command would run.
 
 /// The reference stack, misbehaving on one status.
 final class TrappingStack: NetworkStack {
@@ -19,19 +19,20 @@ final class TrappingStack: NetworkStack {
 
     let wrapped: Network.URLSessionNetworkStack
     let status: Int?
-    let double: Bool
+    let mode: String?
 
-    init(wrapping wrapped: Network.URLSessionNetworkStack, status: Int?, double: Bool) {
+    init(wrapping wrapped: Network.URLSessionNetworkStack, status: Int?, mode: String?) {
         self.wrapped = wrapped
         self.status = status
-        self.double = double
+        self.mode = mode
     }
 
     func fetch(resource: Network.URLSessionResource, completion: @escaping FetchCompletionClosure) -> Cancelable {
-        let (status, double) = (self.status, self.double)
+        let (status, mode) = (self.status, self.mode)
         return wrapped.fetch(resource: resource) { result in
+            if mode == "always" { fatalError("TrappingSubject: trapping on every fetch as asked") }
             guard case .failure(.http(let code, _, _)) = result, code.statusCode == status else { return completion(result) }
-            if !double { fatalError("TrappingSubject: trapping on status \(code.statusCode) as asked") }
+            if mode != "double" { fatalError("TrappingSubject: trapping on status \(code.statusCode) as asked") }
             completion(result)
             completion(result)
         }
@@ -47,7 +48,7 @@ struct TrappingSubject: ConformanceSubject {
     func makeStack(for environment: StackEnvironment) throws -> TrappingStack {
         TrappingStack(
             wrapping: try reference.makeStack(for: environment), status: self.environment["TRAPPING_SUBJECT_STATUS"].flatMap { Int($0) },
-            double: self.environment["TRAPPING_SUBJECT_MODE"] == "double")
+            mode: self.environment["TRAPPING_SUBJECT_MODE"])
     }
 
     func tearDown(_ stack: TrappingStack) { reference.tearDown(stack.wrapped) }

@@ -51,7 +51,7 @@ let package = Package(
 
         // MARK: Tests
         // A conformance command whose subject traps on one case: the crash-isolation tests run it.
-        .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "Reference"], path: "Tests/TrappingSubject"),
+        .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
         .testTarget(name: "ReferenceTests", dependencies: ["NetworkCore", "Reference", "MockServer", "Conformance"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),

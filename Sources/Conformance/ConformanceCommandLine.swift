@@ -142,7 +142,8 @@ public enum ConformanceCommandLine {
         signal(SIGPIPE, SIG_IGN)
         let worker = WorkerProcess(
             executable: try WorkerProcess.currentExecutable(),
-            arguments: ["run", "--\(ConformanceWorker.flag)", "--subject", name, "--watchdog", "\(watchdog)"])
+            arguments: ["run", "--\(ConformanceWorker.flag)", "--subject", name, "--watchdog", "\(watchdog)"],
+            silenceLimit: Int(watchdog * 3) + 10)
         let startedAt = Date()
         let clock = ContinuousClock.now
         let runs = IsolatedRun(worker: worker, jobs: max(1, jobs)).run(RepeatedRuns.expand(cases, repeats: repeats), progress: progress)

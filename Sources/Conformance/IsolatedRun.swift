@@ -37,17 +37,23 @@ struct IsolatedRun: Sendable {
             guard !run.termination.isClean || !unfinished.isEmpty || !pending.isEmpty else { break }
             deaths += 1
             let names = unfinished.map { cases[$0].id }.joined(separator: ", ")
+            let rerun = unfinished.isEmpty ? "" : "; running \(unfinished.count == 1 ? "it" : "them") alone"
             FileHandle.standardError.write(
                 Data(
-                    "conformance: \(run.termination.reason.replacingOccurrences(of: " before the case finished", with: "")) while running \(names.isEmpty ? "no case" : names); running \(unfinished.count == 1 ? "it" : "them") alone\n"
+                    "conformance: the subject's process \(run.termination.description) while running \(names.isEmpty ? "no case" : names)\(rerun)\n"
                         .utf8))
             runAlone(unfinished, of: cases, record: record)
         }
         runAlone(pending, of: cases, record: record)
-        return results.withLock { results in cases.indices.map { results[$0]! } }
+        return results.withLock { results in
+            cases.indices.map {
+                results[$0] ?? .lost(cases[$0], verdict: .error, reason: "no result came back from the worker", durationMilliseconds: 0)
+            }
+        }
     }
 
-    /// Runs each case in a worker of its own, `jobs` workers at once; a case whose worker dies is CRASH.
+    /// Runs each case in a worker of its own, `jobs` workers at once; a case whose worker dies is CRASH (HANG
+    /// if the worker was stuck).
     private func runAlone(_ indices: [Int], of cases: [ConformanceCase], record: @escaping @Sendable (Int, CaseResult) -> Void) {
         guard !indices.isEmpty else { return }
         let next = Atomic<Int>(0)
@@ -67,8 +73,8 @@ struct IsolatedRun: Sendable {
                     let elapsed = ContinuousClock.now - started
                     record(
                         index,
-                        .crashed(
-                            cases[index], reason: run.termination.reason,
+                        .lost(
+                            cases[index], verdict: run.termination.verdict, reason: run.termination.reason,
                             durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
                     )
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// One worker process of the command line: the same executable, run with ``ConformanceWorker/flag``, given case
 /// IDs on standard input; reports, as they arrive, which cases started and which finished, then how it ended.
@@ -7,6 +8,9 @@ struct WorkerProcess: Sendable {
     let executable: String
     /// The worker's arguments (the flag, the subject, the options that shape a case).
     let arguments: [String]
+    /// Seconds without a message after which the worker is taken for stuck and killed: well over the longest
+    /// a case can take, so that only a subject blocked outside every watchdog (in `tearDown`, say) hits it.
+    let silenceLimit: Int
 
     /// What one worker did.
     struct Run: Sendable {
@@ -51,10 +55,23 @@ struct WorkerProcess: Sendable {
         try? input.fileHandleForWriting.write(contentsOf: Data(ids.map { $0 + "\n" }.joined().utf8))
         try? input.fileHandleForWriting.close()
         let reader = output.fileHandleForReading
+        let lastMessage = Locked(ContinuousClock.now)
+        let stalled = Locked(false)
+        let pid = process.processIdentifier
+        let limit = Duration.seconds(silenceLimit)
+        let guardTimer = DispatchSource.makeTimerSource(queue: .global())
+        guardTimer.schedule(deadline: .now() + 1, repeating: 1)
+        guardTimer.setEventHandler {
+            guard ContinuousClock.now - lastMessage.withLock({ $0 }) > limit, !stalled.withLock({ $0 }) else { return }
+            stalled.withLock { $0 = true }
+            kill(pid, SIGKILL)
+        }
+        guardTimer.resume()
         var buffer = Data()
         while true {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
+            lastMessage.withLock { $0 = .now }
             buffer.append(chunk)
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
@@ -68,10 +85,15 @@ struct WorkerProcess: Sendable {
                 }
             }
         }
+        guardTimer.cancel()
         try? reader.close()
         process.waitUntilExit()
-        run.termination =
-            process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
+        if stalled.withLock({ $0 }) {
+            run.termination = .stalled(silenceLimit)
+        } else {
+            run.termination =
+                process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
+        }
         return run
     }
 }

@@ -6,17 +6,32 @@ enum WorkerTermination: Sendable, Equatable {
     case exited(Int32)
     /// A signal killed it.
     case signalled(Int32)
+    /// The parent killed it after it said nothing for this many seconds: stuck, not crashed.
+    case stalled(Int)
 
     /// Whether the worker ended as a worker should, having reported every case it was given.
     var isClean: Bool { self == .exited(0) }
 
-    /// The reason a case that was running when the worker ended gets CRASH.
+    /// How the worker ended: "died of signal 4 (SIGILL, a Swift trap)".
+    var description: String {
+        switch self {
+        case .exited(let status): "exited with status \(status)"
+        case .signalled(let signal): "died of signal \(signal) (\(Self.describe(signal: signal)))"
+        case .stalled(let seconds): "was stopped after \(seconds) s without progress"
+        }
+    }
+
+    /// The verdict of a case that was running when the worker ended: HANG when the worker was stuck, CRASH
+    /// otherwise.
+    var verdict: Verdict {
+        if case .stalled = self { .hang } else { .crash }
+    }
+
+    /// Why a case that was running when the worker ended gets ``verdict``.
     var reason: String {
         switch self {
-        case .exited(let status):
-            return "the subject's process exited with status \(status) before the case finished"
-        case .signalled(let signal):
-            return "the subject's process died of signal \(signal) (\(Self.describe(signal: signal)))"
+        case .exited: "the subject's process \(description) before the case finished"
+        case .signalled, .stalled: "the subject's process \(description)"
         }
     }
 

@@ -3,11 +3,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NetworkCore
 import Reference
 
 // A conformance command whose subject is the reference stack, except on the one case whose fetch ends with
 // the status in $TRAPPING_SUBJECT_STATUS: there it traps ($TRAPPING_SUBJECT_MODE=trap, the default) or
-// completes the fetch twice (=double). With =always it traps on every fetch's completion, whatever the status. The crash-isolation tests run it as a third party's command would run.
+// completes the fetch twice (=double) or never returns from tearDown (=stuck). With =always it traps on every
+// fetch's completion, whatever the status. The crash-isolation tests run it as a third party's command would run.
 
 /// The reference stack, misbehaving on one status.
 final class TrappingStack: NetworkStack {
@@ -32,6 +34,10 @@ final class TrappingStack: NetworkStack {
         return wrapped.fetch(resource: resource) { result in
             if mode == "always" { fatalError("TrappingSubject: trapping on every fetch as asked") }
             guard case .failure(.http(let code, _, _)) = result, code.statusCode == status else { return completion(result) }
+            if mode == "stuck" {
+                Stuck.seen.withLock { $0 = true }
+                return completion(result)
+            }
             if mode != "double" { fatalError("TrappingSubject: trapping on status \(code.statusCode) as asked") }
             completion(result)
             completion(result)
@@ -51,7 +57,15 @@ struct TrappingSubject: ConformanceSubject {
             mode: self.environment["TRAPPING_SUBJECT_MODE"])
     }
 
-    func tearDown(_ stack: TrappingStack) { reference.tearDown(stack.wrapped) }
+    func tearDown(_ stack: TrappingStack) {
+        if Stuck.seen.withLock({ $0 }) { while true { sleep(60) } }
+        reference.tearDown(stack.wrapped)
+    }
+}
+
+/// Set once a stack has seen the status, in `stuck` mode: from then on this process's tearDowns never return.
+enum Stuck {
+    static let seen = Locked(false)
 }
 
 ConformanceCommandLine.main(subject: TrappingSubject())

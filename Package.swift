@@ -50,6 +50,8 @@ let package = Package(
         .executableTarget(name: "Soak", dependencies: ["NetworkCore", "Reference", "MockServer"]),
 
         // MARK: Tests
+        // A conformance command whose subject traps on one case: the crash-isolation tests run it.
+        .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
         .testTarget(name: "ReferenceTests", dependencies: ["NetworkCore", "Reference", "MockServer", "Conformance"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),

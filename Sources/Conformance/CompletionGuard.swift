@@ -6,7 +6,7 @@ import NetworkCore
 import Synchronization
 
 /// Lets one completion of a fetch through and reports the others, so that a subject that completes a fetch
-/// twice fails its case (FETCH-1) instead of trapping the run: a second resume of the continuation behind
+/// twice gets CRASH for its case (FETCH-1) instead of trapping the run: a second resume of the continuation behind
 /// `fetch(resource:) async` is fatal, and one bad case must not cost every other case its verdict.
 final class CompletionGuard<Value: Sendable>: Sendable {
     private let calls = Atomic<Int>(0)

@@ -16,19 +16,30 @@ import Foundation
 public enum ConformanceCommandLine {
 
     /// Runs the command for one subject with the process's arguments, then exits with its status.
+    ///
+    /// The cases run in a worker process — this executable again — so that a subject that traps or dies of a
+    /// signal gets ``Verdict/crash`` for the case that did it and every other case its own verdict
+    /// (`--no-isolation` runs them in this process instead).
     public static func main(subject: some ConformanceSubject) -> Never {
         main(subjects: [(subject.name, subject)])
     }
 
     /// Runs the command with the process's arguments, `--subject NAME` choosing among `subjects` (the first
-    /// by default), then exits with its status.
+    /// by default), then exits with its status. Cases run in worker processes, as with ``main(subject:)``.
     public static func main(subjects: [(String, any ConformanceSubject)]) -> Never {
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), subjects: subjects))
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), subjects: subjects, isolated: true))
     }
 
     /// Runs the command with these arguments (without the program name) and returns its exit status: 0, 1 when
     /// a MUST case fails (or `compare` finds a new failure), 64 for a usage error, 66 for an unreadable input.
+    ///
+    /// The cases run in the calling process, as with `--no-isolation`: only ``main(subject:)`` and
+    /// ``main(subjects:)``, which own their process, start worker processes of it.
     public static func run(arguments: [String], subjects: [(String, any ConformanceSubject)]) -> Int32 {
+        run(arguments: arguments, subjects: subjects, isolated: false)
+    }
+
+    static func run(arguments: [String], subjects: [(String, any ConformanceSubject)], isolated: Bool) -> Int32 {
         var arguments = arguments
         let command = arguments.first.flatMap { ["run", "compare", "coverage", "help"].contains($0) ? $0 : nil } ?? "run"
         if arguments.first == command { arguments.removeFirst() }
@@ -41,7 +52,7 @@ public enum ConformanceCommandLine {
             switch command {
             case "compare": return try compare(&options)
             case "coverage": return try coverage(&options)
-            default: return try runSuite(&options, subjects: subjects)
+            default: return try runSuite(&options, subjects: subjects, isolated: isolated)
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("error: \(error.message)\nSee --help.\n".utf8))
@@ -54,7 +65,9 @@ public enum ConformanceCommandLine {
 
     // MARK: Commands
 
-    private static func runSuite(_ options: inout Options, subjects: [(String, any ConformanceSubject)]) throws -> Int32 {
+    private static func runSuite(_ options: inout Options, subjects: [(String, any ConformanceSubject)], isolated: Bool) throws -> Int32 {
+        let isWorker = options.flag(ConformanceWorker.flag)
+        let isolated = isolated && !options.flag("no-isolation")
         let list = options.flag("list")
         let quiet = options.flag("quiet")
         let filter = options.value("filter")
@@ -73,6 +86,7 @@ public enum ConformanceCommandLine {
         guard let subject = subjects.first(where: { $0.0 == subjectName })?.1 else {
             throw UsageError("no subject \(subjectName); known: \(subjects.map(\.0).joined(separator: ", "))")
         }
+        if isWorker { return try ConformanceWorker.run(subject, jobs: jobs, watchdog: watchdog) }
         var cases = Catalogue.all
         if let filter { cases = Catalogue.filter(cases, glob: filter) }
         if let rule {
@@ -86,7 +100,14 @@ public enum ConformanceCommandLine {
             return 0
         }
         guard !cases.isEmpty else { throw UsageError("no case matches --filter \(filter ?? "*") --rule \(rule ?? "any")") }
-        let report = try execute(subject, cases, jobs: jobs, watchdog: watchdog, repeats: repeats, quiet: quiet)
+        let progress: @Sendable (CaseResult, Int, Int) -> Void = { result, done, total in
+            guard !quiet else { return }
+            FileHandle.standardError.write(Data((TextReport.progressLine(result, done: done, total: total) + "\n").utf8))
+        }
+        let report =
+            isolated
+            ? try executeIsolated(subject, subjectName, cases, jobs: jobs, watchdog: watchdog, repeats: repeats, progress: progress)
+            : try executeInProcess(subject, cases, jobs: jobs, watchdog: watchdog, repeats: repeats, progress: progress)
         let text: String
         switch format {
         case "json": text = String(decoding: try JSONReport.encode(report), as: UTF8.self) + "\n"
@@ -103,14 +124,34 @@ public enum ConformanceCommandLine {
         return report.passed ? 0 : 1
     }
 
-    private static func execute<Subject: ConformanceSubject>(
-        _ subject: Subject, _ cases: [ConformanceCase], jobs: Int, watchdog: Double, repeats: Int, quiet: Bool
+    private static func executeInProcess(
+        _ subject: some ConformanceSubject, _ cases: [ConformanceCase], jobs: Int, watchdog: Double, repeats: Int,
+        progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
     ) throws -> SuiteReport {
-        let runner = try ConformanceRunner(subject: subject, concurrency: jobs, watchdog: watchdog)
-        return runner.run(cases, repeats: repeats) { result, done, total in
-            guard !quiet else { return }
-            FileHandle.standardError.write(Data((TextReport.progressLine(result, done: done, total: total) + "\n").utf8))
-        }
+        try ConformanceRunner(subject: subject, concurrency: jobs, watchdog: watchdog).run(cases, repeats: repeats, progress: progress)
+    }
+
+    /// Runs the cases in worker processes of this executable (``IsolatedRun``) and reports as the runner would.
+    private static func executeIsolated(
+        _ subject: some ConformanceSubject, _ name: String, _ cases: [ConformanceCase], jobs: Int, watchdog: Double, repeats: Int,
+        progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
+    ) throws -> SuiteReport {
+        // Missing fixtures are a usage problem of the run, reported once, not a verdict per case.
+        _ = try FixtureCatalogue.locate()
+        // A worker that dies before reading its case list must not kill the parent as it writes the list.
+        signal(SIGPIPE, SIG_IGN)
+        let worker = WorkerProcess(
+            executable: try WorkerProcess.currentExecutable(),
+            arguments: ["run", "--\(ConformanceWorker.flag)", "--subject", name, "--watchdog", "\(watchdog)"],
+            silenceLimit: Int(watchdog * 3) + 10)
+        let startedAt = Date()
+        let clock = ContinuousClock.now
+        let runs = IsolatedRun(worker: worker, jobs: max(1, jobs)).run(RepeatedRuns.expand(cases, repeats: repeats), progress: progress)
+        let elapsed = ContinuousClock.now - clock
+        let report = SuiteReport(
+            subject: .init(subject), startedAt: startedAt,
+            durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cases: runs)
+        return RepeatedRuns.combine(report, repeats: repeats)
     }
 
     private static func compare(_ options: inout Options) throws -> Int32 {
@@ -146,7 +187,11 @@ public enum ConformanceCommandLine {
 
         Runs every conformance case against a subject, each on its own in-process HTTP(S) server, and reports a
         verdict per case: PASS, FAIL, SKIP (a feature the subject declared unsupported), ERROR (the harness
-        failed), HANG (the watchdog fired) or FLAKY (verdicts differed across --repeat runs).
+        failed), HANG (the watchdog fired), FLAKY (verdicts differed across --repeat runs) or CRASH (the subject
+        trapped, died of a signal or completed a fetch twice).
+
+        Cases run in a worker process (this program again): when the subject takes it down, the cases that were
+        running are run again alone to find the one that did (CRASH, with the signal), and the run goes on.
 
         OPTIONS of run:
           --list                 list the cases (ID, level, rules, title)
@@ -157,10 +202,12 @@ public enum ConformanceCommandLine {
           --output FILE          write the report to FILE
           --repeat N             run each case N times; differing verdicts are FLAKY
           --jobs N               cases at once (default 6)
-          --watchdog SECONDS     per-case limit before HANG (default 10)
+          --watchdog SECONDS     per-case limit before HANG (default 10; a case with shorter timeouts of its
+                                 own gets a shorter limit)
+          --no-isolation         run the cases in this process: a crash of the subject ends the run, no report
           --quiet                no progress lines on standard error
 
-        The exit status is 1 when any MUST case is FAIL, ERROR, HANG or FLAKY, 0 otherwise (SHOULD failures are
+        The exit status is 1 when any MUST case is FAIL, ERROR, HANG, FLAKY or CRASH, 0 otherwise (SHOULD failures are
         reported, not fatal); 64 for a usage error. compare lists the cases that fail in CURRENT but not in
         BASELINE and exits 1 if there is any.
         """

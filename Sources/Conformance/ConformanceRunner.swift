@@ -14,6 +14,10 @@ import Synchronization
 /// Cases run on the runner's own threads, not on Swift's cooperative pool, because they block on the
 /// server and on completions; a case whose fetch never completes is HANG after ``watchdog`` seconds and
 /// the run goes on (the stuck fetch is abandoned).
+///
+/// The runner runs in the calling process: a subject that traps takes the process with it. The command line
+/// (``ConformanceCommandLine/main(subject:)``) runs the cases in a worker process instead, and turns a trap into
+/// a ``Verdict/crash`` for the case that caused it.
 public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
 
     /// The implementation under test.
@@ -22,7 +26,8 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     public let fixtures: FixtureCatalogue
     /// How many cases run at once.
     public var concurrency: Int
-    /// Seconds before a case without completion is HANG.
+    /// Seconds before a case without completion is HANG; a case with shorter time limits of its own is HANG
+    /// sooner (three times its shortest limit plus 2 s).
     public var watchdog: TimeInterval
     /// Seconds to wait for a second completion that must not come, in exactly-once cases.
     public var grace: TimeInterval
@@ -33,7 +38,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - subject: the implementation under test.
     ///   - fixtures: the certificate catalogue; located with ``FixtureCatalogue/locate()`` by default.
     ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
-    ///   - watchdog: per-case limit in seconds (default 10).
+    ///   - watchdog: per-case limit in seconds (default 10), shortened for a case with time limits of its own.
     ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
     /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
     public init(
@@ -62,36 +67,18 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ) -> SuiteReport {
         let repeats = max(1, repeats)
         guard repeats > 1 else { return runOnce(cases, progress: progress) }
-        let runs = runOnce(cases.flatMap { Array(repeating: $0, count: repeats) }, progress: progress)
-        let combined = stride(from: 0, to: runs.cases.count, by: repeats).map { start in
-            Self.combine(Array(runs.cases[start..<min(start + repeats, runs.cases.count)]))
-        }
-        return SuiteReport(
-            subject: runs.subject, environment: runs.environment, startedAt: runs.startedAt, durationSeconds: runs.durationSeconds,
-            cases: combined)
+        return RepeatedRuns.combine(runOnce(RepeatedRuns.expand(cases, repeats: repeats), progress: progress), repeats: repeats)
     }
 
-    /// One result from the runs of one case: their common verdict, or FLAKY with the evidence of the first run
-    /// that differs from the first.
-    static func combine(_ runs: [CaseResult]) -> CaseResult {
-        let verdicts = runs.map(\.verdict)
-        guard var result = runs.first(where: { $0.verdict != verdicts[0] }) ?? runs.last else { fatalError("a case ran zero times") }
-        if Set(verdicts).count > 1 {
-            result.verdict = .flaky
-            result.reason =
-                "verdicts across \(runs.count) runs: \(verdicts.map(\.rawValue).joined(separator: ", "))"
-                + (result.reason.map { "; first differing run: \($0)" } ?? "")
-        }
-        result.repeatVerdicts = verdicts
-        result.durationMilliseconds = runs.map(\.durationMilliseconds).max() ?? result.durationMilliseconds
-        return result
-    }
-
-    private func runOnce(
-        _ cases: [ConformanceCase],
+    /// Runs each case once; `started` and `finished` are told the index of each case as it starts and ends
+    /// (the command line's worker process reports them, so that a crash can be pinned on the cases that were
+    /// running).
+    func runOnce(
+        _ cases: [ConformanceCase], started: @escaping @Sendable (Int) -> Void = { _ in },
+        finished: @escaping @Sendable (Int, CaseResult) -> Void = { _, _ in },
         progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
     ) -> SuiteReport {
-        let started = Date()
+        let startedAt = Date()
         let clock = ContinuousClock.now
         let next = Atomic<Int>(0)
         let results = Locked<[Int: CaseResult]>([:])
@@ -104,7 +91,9 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
                 while true {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < cases.count else { return }
+                    started(index)
                     let result = runner.run(cases[index])
+                    finished(index, result)
                     let done = results.withLock { results -> Int in
                         results[index] = result
                         return results.count
@@ -120,11 +109,8 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         let elapsed = ContinuousClock.now - clock
         let ordered = results.withLock { results in cases.indices.compactMap { results[$0] } }
         return SuiteReport(
-            subject: .init(
-                name: subject.name, summary: subject.summary, unsupportedFeatures: subject.unsupportedFeatures.mapKeys(\.rawValue),
-                libraryVersions: subject.libraryVersions.isEmpty ? nil : subject.libraryVersions),
-            startedAt: started, durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            cases: ordered)
+            subject: .init(subject), startedAt: startedAt,
+            durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cases: ordered)
     }
 
     /// Runs the cases without blocking the caller's task.
@@ -138,8 +124,12 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     }
 }
 
-extension Dictionary {
-    fileprivate func mapKeys<K: Hashable>(_ transform: (Key) -> K) -> [K: Value] {
-        [K: Value](uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+extension SuiteReport.SubjectInfo {
+    /// The subject as it describes itself.
+    init(_ subject: some ConformanceSubject) {
+        self.init(
+            name: subject.name, summary: subject.summary,
+            unsupportedFeatures: [String: String](uniqueKeysWithValues: subject.unsupportedFeatures.map { ($0.key.rawValue, $0.value) }),
+            libraryVersions: subject.libraryVersions.isEmpty ? nil : subject.libraryVersions)
     }
 }

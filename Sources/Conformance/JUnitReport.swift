@@ -1,8 +1,8 @@
 import Foundation
 
 /// The report as JUnit XML, for CI systems: one `testsuite` per case family, one `testcase` per case
-/// (`classname` the family, `name` the case ID); FAIL is `failure`, ERROR and HANG are `error`, SKIP is
-/// `skipped`.
+/// (`classname` the family, `name` the case ID); FAIL and FLAKY are `failure`, ERROR, HANG and CRASH are
+/// `error`, SKIP is `skipped`.
 public enum JUnitReport {
 
     /// Renders a report.
@@ -18,14 +18,14 @@ public enum JUnitReport {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let s = report.summary
         xml +=
-            #"<testsuites name="\#(escape(report.suite)) (\#(escape(report.subject.name)))" tests="\#(s.total)" failures="\#(s.fail + (s.flaky ?? 0))" errors="\#(s.error + s.hang)" skipped="\#(s.skip)" time="\#(String(format: "%.3f", report.durationSeconds))">"#
+            #"<testsuites name="\#(escape(report.suite)) (\#(escape(report.subject.name)))" tests="\#(s.total)" failures="\#(s.fail + (s.flaky ?? 0))" errors="\#(s.error + s.hang + (s.crash ?? 0))" skipped="\#(s.skip)" time="\#(String(format: "%.3f", report.durationSeconds))">"#
             + "\n"
         for family in order {
             let results = families[family]!
             func count(_ verdicts: Verdict...) -> Int { results.filter { verdicts.contains($0.verdict) }.count }
             let time = results.reduce(0) { $0 + $1.durationMilliseconds }
             xml +=
-                #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail, .flaky))" errors="\#(count(.error, .hang))" skipped="\#(count(.skip))" time="\#(seconds(time))">"#
+                #"  <testsuite name="\#(escape(family))" tests="\#(results.count)" failures="\#(count(.fail, .flaky))" errors="\#(count(.error, .hang, .crash))" skipped="\#(count(.skip))" time="\#(seconds(time))">"#
                 + "\n"
             for result in results {
                 xml +=
@@ -46,7 +46,7 @@ public enum JUnitReport {
                     xml +=
                         ">\n" + properties
                         + "      <failure message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</failure>\n    </testcase>\n"
-                case .error, .hang:
+                case .error, .hang, .crash:
                     xml +=
                         ">\n" + properties
                         + "      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"

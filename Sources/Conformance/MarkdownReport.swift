@@ -23,14 +23,15 @@ public enum MarkdownReport {
             }
             md += "\n"
         }
-        md += "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG | FLAKY |\n|---|---|---|---|---|---|---|---|\n"
+        md +=
+            "## By family\n\n| family | cases | PASS | FAIL | SKIP | ERROR | HANG | FLAKY | CRASH |\n|---|---|---|---|---|---|---|---|---|\n"
         var families: [String] = []
         for result in report.cases where !families.contains(family(result)) { families.append(family(result)) }
         for name in families {
             let results = report.cases.filter { family($0) == name }
             func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
             md +=
-                "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) |\n"
+                "| \(name) | \(results.count) | \(count(.pass)) | \(count(.fail)) | \(count(.skip)) | \(count(.error)) | \(count(.hang)) | \(count(.flaky)) | \(count(.crash)) |\n"
         }
         let problems = report.cases.filter { $0.verdict != .pass && $0.verdict != .skip }
         if !problems.isEmpty {

@@ -8,7 +8,7 @@ import Reference
 public struct SuiteReport: Sendable, Codable {
 
     /// The version of the JSON schema; bumped on any incompatible change.
-    public static let schemaVersion = "2.1.0"
+    public static let schemaVersion = "2.2.0"
     /// The version of the catalogue: bumped when cases are added or retired.
     public static let suiteVersion = "0.4.0"
 
@@ -64,13 +64,18 @@ public struct SuiteReport: Sendable, Codable {
         public var hang: Int
         /// Cases whose verdicts differed across repeated runs; `nil` when each case ran once.
         public var flaky: Int?
-        /// MUST cases that are FAIL, ERROR, HANG or FLAKY: non-zero fails the run.
+        /// Cases whose subject trapped, died of a signal or completed a fetch twice; `nil` in reports written
+        /// before schema 2.2.0.
+        public var crash: Int?
+        /// MUST cases that are FAIL, ERROR, HANG, FLAKY or CRASH: non-zero fails the run.
         public var mustFailures: Int
 
         public var description: String {
             let flakes = flaky.map { ", \($0) flaky" } ?? ""
+            // Shown only when there is one, so that the summary of a run without crashes reads as before.
+            let crashes = (crash ?? 0) > 0 ? ", \(crash ?? 0) crashed" : ""
             return
-                "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes) (\(mustFailures) MUST failures)"
+                "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes)\(crashes) (\(mustFailures) MUST failures)"
         }
     }
 
@@ -103,10 +108,10 @@ public struct SuiteReport: Sendable, Codable {
         func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
         summary = Summary(
             total: cases.count, pass: count(.pass), fail: count(.fail), skip: count(.skip), error: count(.error), hang: count(.hang),
-            flaky: cases.contains { $0.repeatVerdicts != nil } ? count(.flaky) : nil,
+            flaky: cases.contains { $0.repeatVerdicts != nil } ? count(.flaky) : nil, crash: count(.crash),
             mustFailures: cases.filter { $0.level == .must && $0.verdict.failsRun }.count)
     }
 
-    /// Whether the run passes: no MUST case is FAIL, ERROR or HANG.
+    /// Whether the run passes: no MUST case is FAIL, ERROR, HANG, FLAKY or CRASH.
     public var passed: Bool { summary.mustFailures == 0 }
 }

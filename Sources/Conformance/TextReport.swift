@@ -39,7 +39,7 @@ public enum TextReport {
         if skips > 0 { text += "\n\(skips) skipped (see --format markdown for the reasons)\n" }
         text += "\n\(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s\n"
         text +=
-            "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang) failed, \(report.summary.skip) skipped\n"
+            "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang + (report.summary.flaky ?? 0) + (report.summary.crash ?? 0)) failed, \(report.summary.skip) skipped\n"
         return text
     }
 }

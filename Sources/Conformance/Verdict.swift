@@ -13,7 +13,11 @@ public enum Verdict: String, Sendable, Codable, Hashable, CaseIterable {
     /// Run more than once (`--repeat`), the case did not get the same verdict every time: neither a pass nor
     /// a failure can be trusted.
     case flaky = "FLAKY"
+    /// The subject broke the process's contract rather than the spec's: it trapped or died of a signal while
+    /// the case ran (the command line's worker process died, see ``ConformanceCommandLine``), or it completed
+    /// a fetch twice, which would trap the `async` path.
+    case crash = "CRASH"
 
-    /// Whether this verdict on a MUST case fails the run: a MUST case that passes only sometimes fails it.
-    public var failsRun: Bool { self == .fail || self == .error || self == .hang || self == .flaky }
+    /// Whether this verdict on a MUST case fails the run: a MUST case that passes only sometimes, or crashes, fails it.
+    public var failsRun: Bool { self == .fail || self == .error || self == .hang || self == .flaky || self == .crash }
 }

@@ -44,32 +44,32 @@ private struct DoubleCompletingSubject: ConformanceSubject {
 
 /// Cases whose action waits a grace period after the completion for a completion that must never come, so
 /// the second completion is seen whenever it is made at once.
-@Suite("A subject that completes a fetch twice fails that case, and only that case", .timeLimit(.minutes(1)))
+@Suite("A subject that completes a fetch twice gets CRASH for that case, and only that case", .timeLimit(.minutes(1)))
 struct MisbehavingSubjectTests {
 
     private static func isCancelled(_ result: DoubleCompletingStack.FetchResult) -> Bool {
         if case .failure(.cancelled) = result { true } else { false }
     }
 
-    @Test("completing an async fetch twice is FAIL for that case, not a crash of the run")
+    @Test("completing an async fetch twice is CRASH for that case, not a crash of the run")
     func asyncDoubleCompletion() async throws {
         let cases = Catalogue.filter(Catalogue.all, glob: "cancel.async-task,body.success.text,error.http.status-404")
         let subject = DoubleCompletingSubject(twice: Self.isCancelled)
         let report = try await ConformanceRunner(subject: subject).run(cases)
         let verdicts = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id, $0.verdict) })
-        #expect(verdicts == ["cancel.async-task": .fail, "body.success.text": .pass, "error.http.status-404": .pass])
+        #expect(verdicts == ["cancel.async-task": .crash, "body.success.text": .pass, "error.http.status-404": .pass])
         let failed = try #require(report.cases.first { $0.id == "cancel.async-task" })
-        #expect(failed.reason?.contains("completed 2 times") == true, "\(failed.reason ?? "")")
+        #expect(failed.reason?.contains("completed twice") == true, "\(failed.reason ?? "")")
         #expect(failed.completions == 2)
     }
 
-    @Test("completing a fetch twice is FAIL, whatever the outcome")
+    @Test("completing a fetch twice is CRASH, whatever the outcome")
     func doubleCompletion() throws {
         let testCase = try #require(Catalogue.all.first { $0.id == "cancel.after-completion" })
         let subject = DoubleCompletingSubject { if case .success = $0 { true } else { false } }
         let result = try ConformanceRunner(subject: subject).run(testCase)
-        #expect(result.verdict == .fail)
-        #expect(result.reason?.contains("completed 2 times") == true, "\(result.reason ?? "")")
+        #expect(result.verdict == .crash)
+        #expect(result.reason?.contains("completed twice") == true, "\(result.reason ?? "")")
     }
 
     @Test("sequential fetches that each complete once are not double completions")

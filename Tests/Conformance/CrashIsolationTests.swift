@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Runs `TrappingSubject` (a third party's five-line command on a subject that misbehaves on the case that
+/// ends with status 404) in a child process, as a user would, and reads its JSON report.
+///
+/// The report is read with `JSONSerialization`, not `JSONReport`, so that these tests say the same thing of
+/// any version of the suite.
+private enum TrappingCommand {
+    static let cases = "body.success.text,error.http.status-403,error.http.status-404,error.http.status-409"
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// `TrappingSubject`, built beside the test bundle by `swift build --build-tests`.
+    static func executable() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("TrappingSubject")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let bin = packageRoot.appendingPathComponent(".build/debug/TrappingSubject")
+        try #require(FileManager.default.isExecutableFile(atPath: bin.path), "TrappingSubject not built: run swift build --build-tests")
+        return bin
+    }
+
+    /// Runs the command with `mode` on the cases and returns its exit status and the report's cases by ID.
+    static func run(mode: String) throws -> (status: Int32, verdicts: [String: String], reasons: [String: String], total: Int) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("trapping-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["--filter", cases, "--format", "json", "--output", output.path, "--quiet", "--watchdog", "5"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONFORMANCE_FIXTURES"] = packageRoot.appendingPathComponent("Fixtures/certs").path
+        environment["TRAPPING_SUBJECT_STATUS"] = "404"
+        environment["TRAPPING_SUBJECT_MODE"] = mode
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let data = try Data(contentsOf: output)
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let results = try #require(report["cases"] as? [[String: Any]])
+        var verdicts: [String: String] = [:]
+        var reasons: [String: String] = [:]
+        for result in results {
+            let id = try #require(result["id"] as? String)
+            verdicts[id] = result["verdict"] as? String
+            reasons[id] = result["reason"] as? String
+        }
+        return (process.terminationStatus, verdicts, reasons, results.count)
+    }
+}
+
+@Suite("A subject that crashes in one case gets a complete report with one CRASH", .timeLimit(.minutes(2)))
+struct CrashIsolationTests {
+
+    @Test("a subject that traps in one case gets CRASH for it, naming the signal, and every other case its verdict")
+    func trapIsOneCrash() throws {
+        let run = try TrappingCommand.run(mode: "trap")
+        #expect(run.total == 4)
+        #expect(
+            run.verdicts == [
+                "body.success.text": "PASS", "error.http.status-403": "PASS", "error.http.status-404": "CRASH",
+                "error.http.status-409": "PASS",
+            ])
+        let reason = run.reasons["error.http.status-404"] ?? ""
+        #expect(reason.contains("signal \(SIGILL) (SIGILL") || reason.contains("signal \(SIGTRAP) (SIGTRAP"), "\(reason)")
+        #expect(run.status == 1)
+    }
+
+    @Test("a subject that completes a fetch twice gets CRASH for that case, completed twice, and every other case its verdict")
+    func doubleCompletionIsOneCrash() throws {
+        let run = try TrappingCommand.run(mode: "double")
+        #expect(run.total == 4)
+        #expect(
+            run.verdicts == [
+                "body.success.text": "PASS", "error.http.status-403": "PASS", "error.http.status-404": "CRASH",
+                "error.http.status-409": "PASS",
+            ])
+        #expect(run.reasons["error.http.status-404"]?.contains("completed twice") == true, "\(run.reasons)")
+        #expect(run.status == 1)
+    }
+}

@@ -19,7 +19,8 @@ struct ResponseHead: Equatable, Sendable {
 
     /// The fields merged by name as `HTTPURLResponse` wants them: repeated names joined with ", ".
     var mergedFields: [String: String] {
-        var merged: [String: String] = [:]
+        // Sized up front: growing a dictionary field by field costs more than filling it.
+        var merged = [String: String](minimumCapacity: fields.count)
         for field in fields {
             if let existing = merged[field.name] {
                 merged[field.name] = existing + ", " + field.value

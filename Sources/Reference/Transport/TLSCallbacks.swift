@@ -35,36 +35,13 @@ private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
         Unmanaged<ConnectionTrust>.fromOpaque(pointer).release()
     })
 
-/// Where a transfer connects, as libcurl sees it: the host in the form that goes on the wire (punycode for
-/// internationalised names, lowercased, one trailing dot removed, IPv6 without brackets) and the port.
-private func endpoint(of easy: UnsafeMutableRawPointer) -> (host: String, port: Int)? {
-    var effective: UnsafePointer<CChar>?
-    guard cshims_easy_getinfo_ptr(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective, let url = curl_url() else {
-        return nil
-    }
-    defer { curl_url_cleanup(url) }
-    guard curl_url_set(url, CURLUPART_URL, effective, 0) == CURLUE_OK else { return nil }
-    func part(_ what: CURLUPart, _ flags: UInt32) -> String? {
-        var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(url, what, &value, flags) == CURLUE_OK, let value else { return nil }
-        defer { curl_free(value) }
-        return String(cString: value)
-    }
-    guard var host = part(CURLUPART_HOST, UInt32(CURLU_PUNYCODE))?.lowercased(),
-        let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap(Int.init)
-    else { return nil }
-    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host.hasSuffix("."), host.count > 1 { host.removeLast() }
-    return (host, port)
-}
-
 let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
-    guard let easy, let sslContext, let userdata, let (host, port) = endpoint(of: easy) else {
+    guard let easy, let sslContext, let userdata, let endpoint = CurlEndpoint.of(easy) else {
         return CURLE_SSL_CONNECT_ERROR
     }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard case .success(let roots) = transfer.trust.roots.store else { return CURLE_SSL_CACERT_BADFILE }
-    let connection = ConnectionTrust(host: host, port: port, context: transfer.trust, transfer: transfer)
+    let connection = ConnectionTrust(host: endpoint.host, port: endpoint.port, context: transfer.trust, transfer: transfer)
     let context = OpaquePointer(sslContext)
     let retained = Unmanaged.passRetained(connection).toOpaque()
     guard SSL_CTX_set_ex_data(context, connectionTrustIndex, retained) == 1 else {
@@ -154,7 +131,7 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
 private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
     guard let leaf else { return false }
     if HostName.isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
-    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `endpoint(of:)` removed any trailing dot
+    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `CurlEndpoint` removed any trailing dot
 }
 
 /// Checks a connection before each request that did not just verify it in its own handshake (a reused
@@ -186,7 +163,7 @@ private func recheck(_ transfer: CurlTransfer) -> TrustVerdict? {
         return TrustVerdict(evidence: nil, refusal: .notJudged("a connection that was never verified"))
     }
     if connection.transfer === transfer { return nil }  // this transfer's own handshake just decided
-    guard let (host, port) = endpoint(of: easy.handle), connection.host == host, connection.port == port else {
+    guard let endpoint = CurlEndpoint.of(easy.handle), connection.host == endpoint.host, connection.port == endpoint.port else {
         return TrustVerdict(evidence: evidence, refusal: .notJudged("a connection verified for another host"))
     }
     // Without a handler, standard validation passed when the connection was made, and nothing can change it.

@@ -118,6 +118,22 @@ struct TransportTests {
         #expect(harness.server.journal.count == 2)
     }
 
+    @Test("a transfer carries nothing over from the ones before it: method, body, headers, HEAD's no-body")
+    func transfersStartClean() throws {
+        let harness = try Harness()
+        for _ in 0..<4 { harness.server.enqueue(MockResponse(status: 200, body: Data("body".utf8))) }
+        _ = harness.fetch(harness.resource("/1", method: "HEAD"))
+        _ = harness.fetch(harness.resource("/2", method: "POST", body: Data("posted".utf8), headers: ["X-Once": "1"]))
+        _ = harness.fetch(harness.resource("/3", method: "PUT", body: Data("put".utf8)))
+        let last = try #require(harness.fetch(harness.resource("/4")).success)
+        #expect(last.value == Data("body".utf8))
+        let requests = try (0..<4).map { _ in try harness.server.takeRequest() }
+        #expect(requests.map(\.method) == ["HEAD", "POST", "PUT", "GET"])
+        #expect(requests[3].body.isEmpty)
+        #expect(requests[3].header("X-Once") == nil)
+        #expect(requests[3].header("Content-Length") == nil)
+    }
+
     @Test("plain HTTP works too")
     func plainHTTP() throws {
         let harness = try Harness(scenario: nil)

@@ -10,18 +10,24 @@ import Foundation
 final class CurlEasy {
 
     let handle: UnsafeMutableRawPointer
+    private let pool: CurlEasyPool
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init() throws(CurlEdgeFailure) {
-        guard let handle = curl_easy_init() else { throw CurlEdgeFailure(call: "curl_easy_init", code: 0, message: "no easy handle") }
+    /// A handle from `pool`, with no option set but the error buffer.
+    init(from pool: CurlEasyPool) throws(CurlEdgeFailure) {
+        guard let handle = pool.take() else {
+            errorBuffer.deallocate()
+            throw CurlEdgeFailure(call: "curl_easy_init", code: 0, message: "no easy handle")
+        }
         self.handle = handle
+        self.pool = pool
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        pool.give(handle)  // the reset drops the handle's pointers to the lists and the buffer before they go
         lists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
     }

@@ -22,6 +22,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         var stopped = false
     }
 
+    /// Easy handles for this loop's transfers, reused between them.
+    let easyHandles = CurlEasyPool()
     /// The multi handle; `nil` when it could not be set up, and then no thread runs.
     private let multi: UnsafeMutableRawPointer?
     private let inbox = Locked(Inbox())

@@ -53,7 +53,9 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         request: URLRequest, url: URL, trust: TLSTrustContext, configuration: Network.URLSessionNetworkStack.Configuration,
         loop: CurlMultiLoop, completion: @escaping Completion
     ) throws(URLError) {
-        do { easy = try CurlEasy() } catch { throw URLError(.cannotLoadFromNetwork, failure: error.transportFailure, url: url) }
+        do { easy = try CurlEasy(from: loop.easyHandles) } catch {
+            throw URLError(.cannotLoadFromNetwork, failure: error.transportFailure, url: url)
+        }
         self.url = url
         self.trust = trust
         self.loop = loop

@@ -36,7 +36,7 @@ final class TrustStore: @unchecked Sendable {
     /// The system's roots where this libcurl was built to find them (Debian: a bundle file and a hashed folder).
     private static func loadSystemRoots(into store: OpaquePointer) throws(TransportFailure) {
         let easy: CurlEasy
-        do { easy = try CurlEasy() } catch { throw error.transportFailure }
+        do { easy = try CurlEasy(from: CurlEasyPool()) } catch { throw error.transportFailure }
         // CURLINFO_CAINFO and CURLINFO_CAPATH (CURLINFO_STRING + 61 and + 62) do not reach Swift's importer.
         let file = easy.string(CURLINFO(rawValue: UInt32(CURLINFO_STRING) + 61))
         let path = easy.string(CURLINFO(rawValue: UInt32(CURLINFO_STRING) + 62))

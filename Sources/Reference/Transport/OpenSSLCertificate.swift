@@ -7,16 +7,29 @@ import Foundation
 /// so every key type works (PIN-1).
 enum OpenSSLCertificate {
 
-    /// Summaries of a `STACK_OF(X509)`, in stack order; `nil` if any certificate cannot be encoded, so that no
-    /// index shifts and nothing is judged on part of a chain.
-    static func summaries(of stack: OpaquePointer?) -> [ServerCertificate]? {
-        guard let stack else { return [] }
-        var summaries: [ServerCertificate] = []
-        for index in 0..<cshims_sk_X509_num(stack) {
-            guard let summary = summary(of: cshims_sk_X509_value(stack, index)) else { return nil }
-            summaries.append(summary)
+    /// Summaries of the certificate stacks of one handshake, each certificate summarised once: the chain
+    /// OpenSSL built holds the very `X509` objects the server sent, and a summary (encoding, digest, names)
+    /// costs more than the rest of the trust decision.
+    struct Summaries {
+        private var known: [OpaquePointer: ServerCertificate] = [:]
+
+        /// Summaries of a `STACK_OF(X509)`, in stack order; `nil` if any certificate cannot be encoded, so that
+        /// no index shifts and nothing is judged on part of a chain.
+        mutating func of(_ stack: OpaquePointer?) -> [ServerCertificate]? {
+            guard let stack else { return [] }
+            var summaries: [ServerCertificate] = []
+            for index in 0..<cshims_sk_X509_num(stack) {
+                guard let certificate = cshims_sk_X509_value(stack, index) else { return nil }
+                if let summary = known[certificate] {
+                    summaries.append(summary)
+                    continue
+                }
+                guard let summary = OpenSSLCertificate.summary(of: certificate) else { return nil }
+                known[certificate] = summary
+                summaries.append(summary)
+            }
+            return summaries
         }
-        return summaries
     }
 
     /// A summary of one certificate, or `nil` if it cannot be encoded or hashed.

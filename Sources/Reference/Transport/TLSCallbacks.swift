@@ -98,9 +98,8 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
         chainVerified = false
     }
     let verdict: TrustVerdict
-    if let served = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_untrusted(store)),
-        let built = OpenSSLCertificate.summaries(of: X509_STORE_CTX_get0_chain(store))
-    {
+    var summarised = OpenSSLCertificate.Summaries()  // the built chain holds the served certificates again
+    if let served = summarised.of(X509_STORE_CTX_get0_untrusted(store)), let built = summarised.of(X509_STORE_CTX_get0_chain(store)) {
         // A chain OpenSSL could not verify is not a verified chain, whatever path it got as far as building; only
         // a host-name failure (checked after the whole chain verified) keeps it.
         let evidence = TrustVerdict.Evidence(

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 private typealias FetchResult = Result<Network.Value<Data, URLResponse>, Network.URLSessionError>
@@ -41,7 +41,7 @@ struct CancellationTests {
     @Test("cancelling while request making is pending")
     func cancelDuringRequestMaking() throws {
         let harness = try Harness()
-        let pending = Mutex<Network.BaseRequestMaking<URLRequest>.Handler?>(nil)
+        let pending = Locked<Network.BaseRequestMaking<URLRequest>.Handler?>(nil)
         let resource = Network.URLSessionResource(
             baseRequestMaking: .init { handler in
                 pending.withLock { $0 = handler }

@@ -4,15 +4,15 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 /// A handler whose answer can be changed between fetches, and which records what it was asked.
 final class ScriptedHandler: AuthenticationChallengeHandler {
-    private let answer: Mutex<ServerTrustChallenge.Disposition>
-    private let seen = Mutex<[ServerTrustChallenge]>([])
+    private let answer: Locked<ServerTrustChallenge.Disposition>
+    private let seen = Locked<[ServerTrustChallenge]>([])
 
-    init(_ answer: ServerTrustChallenge.Disposition) { self.answer = Mutex(answer) }
+    init(_ answer: ServerTrustChallenge.Disposition) { self.answer = Locked(answer) }
 
     func set(_ disposition: ServerTrustChallenge.Disposition) { answer.withLock { $0 = disposition } }
     var challenges: [ServerTrustChallenge] { seen.withLock { $0 } }

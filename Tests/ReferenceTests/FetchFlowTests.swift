@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
-import Synchronization
+import NetworkCore
 import Testing
 
 @Suite("Fetch flow: interceptors, retries, completion", .timeLimit(.minutes(1)))
@@ -126,7 +126,7 @@ struct FetchFlowTests {
     func customPriority() throws {
         let harness = try Harness()
         harness.server.enqueue(MockResponse(status: 500))
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let resource = Network.URLSessionResource(
             baseRequestMaking: harness.resource().baseRequestMaking,
             interceptors: [RecordingInterceptor(actions: [.retry]), RecordingInterceptor(actions: [.noRetry(.retries(9))])],

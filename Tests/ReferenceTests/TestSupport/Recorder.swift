@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetworkCore
 
 /// Records values delivered from other threads, and waits for them with a deadline.
 final class Recorder<Value: Sendable>: Sendable {
@@ -7,7 +7,7 @@ final class Recorder<Value: Sendable>: Sendable {
         var values: [Value] = []
         var taken = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signal = DispatchSemaphore(value: 0)
 
     func record(_ value: Value) {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Reference
-import Synchronization
+import NetworkCore
 
 /// An interceptor that records every hook call and answers failures with scripted actions.
 final class RecordingInterceptor: URLSessionResourceInterceptor {
@@ -17,8 +17,8 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
     }
 
     private let name: String
-    private let log: Mutex<[Event]> = Mutex([])
-    private let actions: Mutex<[Retry.Action]>
+    private let log: Locked<[Event]> = Locked([])
+    private let actions: Locked<[Retry.Action]>
     private let shared: OrderLog?
 
     /// - Parameters:
@@ -26,7 +26,7 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
     ///   - order: a log shared by several interceptors, to check their order.
     init(name: String = "i", actions: [Retry.Action] = [], order: OrderLog? = nil) {
         self.name = name
-        self.actions = Mutex(actions)
+        self.actions = Locked(actions)
         self.shared = order
     }
 
@@ -76,7 +76,7 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
 
 /// A log several interceptors append to, to check the order they run in.
 final class OrderLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

@@ -10,27 +10,34 @@ extension Catalogue {
         func raw(_ text: String) -> MockResponse { MockResponse(status: 200, fault: .garbageThenClose(Data(text.utf8))) }
         let quick = ResourceSpec().with { $0.timeout = 2 }
         var cases: [ConformanceCase] = []
-        for (name, tls) in [("plain", false), ("tls", true)] {
-            cases.append(
-                ConformanceCase(
-                    id: "hostile.http2-status-line.no-collateral.\(name)",
-                    title: "a status line claiming HTTP/2 on an HTTP/1.1 connection stalls no other fetch to the host (\(name))",
-                    rules: ["HTTP-16", "ERR-9"],
-                    explanation:
-                        "Nine fetches at once on one stack: /odd is answered `HTTP/2 200` with Content-Length: 2 and the connection stays open (MockFault.statusLineVersion); eight fetches of /fine get a 200. However a stack judges the odd response, the eight others succeed and none times out.",
-                    server: ServerScript(
-                        tlsScenario: tls ? "valid-ec256" : nil,
-                        routes: [
-                            "/odd": MockResponse(status: 200, body: Data("ok".utf8), fault: .statusLineVersion("HTTP/2")),
-                            "/fine": ok("fine"),
-                        ]),
-                    resource: quick, action: .concurrent(paths: ["/fine", "/odd"] + Array(repeating: "/fine", count: 7)),
-                    expected: Expectation(
-                        success("fine"), journal: .requests(9),
-                        checks: [
-                            .fetches(path: "/fine", kind: .success, count: 8),
-                            .noFetchFailedWith(urlErrorCode: URLError.Code.timedOut.rawValue),
-                        ])))
+        // Two ends to the odd reply: a close (which FoundationNetworking stalls on) and a connection kept open
+        // (which libcurl 7.88 can queue other fetches behind).
+        let oddReplies: [(variant: String, reply: MockResponse, how: String)] = [
+            ("", raw("HTTP/2 200\r\nContent-Length: 2\r\n\r\nok"), "then the server closes"),
+            (
+                ".keep-open", MockResponse(status: 200, body: Data("ok".utf8), fault: .statusLineVersion("HTTP/2")),
+                "and the connection stays open (MockFault.statusLineVersion)"
+            ),
+        ]
+        for odd in oddReplies {
+            for (name, tls) in [("plain", false), ("tls", true)] {
+                cases.append(
+                    ConformanceCase(
+                        id: "hostile.http2-status-line.no-collateral\(odd.variant).\(name)",
+                        title:
+                            "a status line claiming HTTP/2 on an HTTP/1.1 connection stalls no other fetch to the host (\(name)\(odd.variant.isEmpty ? "" : ", kept open"))",
+                        rules: ["HTTP-16", "ERR-9"],
+                        explanation:
+                            "Nine fetches at once on one stack: /odd is answered `HTTP/2 200` with Content-Length: 2 \(odd.how); eight fetches of /fine get a 200. However a stack judges the odd response, the eight others succeed and none times out.",
+                        server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, routes: ["/odd": odd.reply, "/fine": ok("fine")]),
+                        resource: quick, action: .concurrent(paths: ["/fine", "/odd"] + Array(repeating: "/fine", count: 7)),
+                        expected: Expectation(
+                            success("fine"), journal: .requests(9),
+                            checks: [
+                                .fetches(path: "/fine", kind: .success, count: 8),
+                                .noFetchFailedWith(urlErrorCode: URLError.Code.timedOut.rawValue),
+                            ])))
+            }
         }
         for (name, head) in [
             ("status-line-only", "HTTP/1.1 200 OK\r\n"), ("with-header", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"),

@@ -33,7 +33,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let setupFailure: TransportFailure?
 
     /// - Parameter maximumConnectionsPerHost: libcurl's per-host limit; 0 sets none.
-    init(maximumConnectionsPerHost: Int = 0) {
+    init(maximumConnectionsPerHost: Int) {
         CurlGlobal.ensureInitialized()
         let multi = curl_multi_init()
         setupFailure = Self.configure(multi, maximumConnectionsPerHost: maximumConnectionsPerHost)

@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
 
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
@@ -33,7 +34,7 @@ let package = Package(
         ]),
 
         // MARK: The in-process HTTPS server.
-        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims"]),
+        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims", "CNghttp2"]),
 
         // MARK: The conformance suite: catalogue, runner, reports (third parties import it).
         .target(name: "Conformance", dependencies: ["NetworkCore", "Reference", "MockServer"]),

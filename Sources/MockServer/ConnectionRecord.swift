@@ -70,6 +70,12 @@ public struct ConnectionRecord: Sendable {
     public internal(set) var requestCount: Int = 0
     /// The fault that fired on this connection, if any.
     public internal(set) var fault: MockFault?
+    /// The application protocol ALPN selected (`"h2"`, `"http/1.1"`), or `nil` when none was (plain HTTP, a
+    /// client that offered no ALPN, a failed handshake).
+    public internal(set) var applicationProtocol: String?
+    /// What an HTTP/2 client said about the connection itself (its SETTINGS, the streams it reset, its GOAWAY);
+    /// empty over HTTP/1.
+    public internal(set) var http2 = HTTP2ClientFrames()
     /// Who closed the connection, or `nil` while it is open.
     public internal(set) var closedBy: Closer?
     /// How it was closed, or `nil` while it is open.

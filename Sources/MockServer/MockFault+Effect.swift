@@ -10,6 +10,8 @@ extension MockFault {
             case respond, plaintextReply, fatalAlert, garbage(Data)
             case http09Reply, malformedStatusLine, headWithoutBlankLine, oversizedHead(Int), conflictingContentLength
             case malformedChunkSize, missingLastChunk, extraBytesBeyondContentLength(Data), statusLineVersion(String)
+            case resetStream(HTTP2ErrorCode), goAway(lastStreamID: Int?, code: HTTP2ErrorCode), zeroWindow
+            case http2Violation(HTTP2Violation)
         }
 
         let base: Base
@@ -62,10 +64,30 @@ extension MockFault {
         /// connection stays open, so the client decides whether to reuse it.
         public static func statusLineVersion(_ version: String) -> Effect { Effect(.statusLineVersion(version)) }
 
+        // MARK: HTTP/2
+        // Each has a meaning on an HTTP/1.1 connection too, its nearest equivalent there, so no pair is void.
+
+        /// Reset the request's stream with `RST_STREAM` and this code, and go on serving the connection (HTTP/1.1:
+        /// reset the connection). ``HTTP2ErrorCode/refusedStream`` tells the client the request was not processed.
+        public static func resetStream(_ code: HTTP2ErrorCode) -> Effect { Effect(.resetStream(code)) }
+        /// Send `GOAWAY` with this code and last-stream-id, then close once the streams at or below it are answered
+        /// (HTTP/1.1: close). `nil` names the stream before the request's own, so the request is provably not
+        /// processed (RFC 9113 §6.8); before any request, `nil` is 0.
+        public static func goAway(lastStreamID: Int? = nil, _ code: HTTP2ErrorCode = .noError) -> Effect {
+            Effect(.goAway(lastStreamID: lastStreamID, code: code))
+        }
+        /// Announce `SETTINGS_INITIAL_WINDOW_SIZE` 0 and never grant window again, so the client cannot send another
+        /// body byte (HTTP/1.1: stop reading, as ``stall``).
+        public static let zeroWindow = Effect(.zeroWindow)
+        /// Write a frame that breaks the protocol, which nghttp2 would refuse to produce, and go on reading until the
+        /// client leaves (HTTP/1.1: the same bytes, then close, as ``garbage(_:)``).
+        public static func http2Violation(_ violation: HTTP2Violation) -> Effect { Effect(.http2Violation(violation)) }
+
         /// Whether the effect ends the exchange by itself, rather than shaping the response that is sent.
         var endsExchange: Bool {
             switch base {
             case .close, .reset, .stall, .closeWithoutCloseNotify, .plaintextReply, .fatalAlert, .garbage: true
+            case .resetStream, .goAway, .zeroWindow, .http2Violation: true
             default: false
             }
         }
@@ -90,6 +112,10 @@ extension MockFault {
             case .missingLastChunk: "missingLastChunk"
             case .extraBytesBeyondContentLength(let bytes): "extraBytesBeyondContentLength(\(bytes.count) bytes)"
             case .statusLineVersion(let version): "statusLineVersion(\(version))"
+            case .resetStream(let code): "resetStream(\(code))"
+            case .goAway(let last, let code): "goAway(\(last.map(String.init) ?? "previous"), \(code))"
+            case .zeroWindow: "zeroWindow"
+            case .http2Violation(let violation): "http2Violation(\(violation))"
             }
         }
     }

@@ -30,6 +30,33 @@ extension MockServer {
             case tls13
         }
 
+        /// The HTTP versions the server offers in ALPN.
+        ///
+        /// Over HTTP/2 the same scripted responses, faults and journal apply, each request on its own stream.
+        public struct HTTPVersions: Sendable, Hashable, CustomStringConvertible {
+            enum Base: Sendable, Hashable { case http1, http2, both }
+            let base: Base
+            private init(_ base: Base) { self.base = base }
+
+            /// HTTP/1.1 only: `http/1.1` is selected when the client offers it, and a client offering only other
+            /// protocols gets no ALPN answer (as a server that predates ALPN). The default.
+            public static let http1Only = HTTPVersions(.http1)
+            /// HTTP/2 only: a client that does not offer `h2` fails the handshake with a `no_application_protocol`
+            /// alert, and one that offers no ALPN at all is closed after its handshake.
+            public static let http2Only = HTTPVersions(.http2)
+            /// Both, preferring HTTP/2 when the client offers it, as nginx with `http2 on` does.
+            public static let http1AndHTTP2 = HTTPVersions(.both)
+
+            /// `http1Only`, `http2Only` or `http1AndHTTP2`.
+            public var description: String {
+                switch base {
+                case .http1: "http1Only"
+                case .http2: "http2Only"
+                case .both: "http1AndHTTP2"
+                }
+            }
+        }
+
         /// The identity served when the client sends no SNI name, or one not in ``sniIdentities``.
         public var identity: Identity
         /// Identities selected by the SNI name the client sends (exact, case-insensitive match).
@@ -49,6 +76,9 @@ extension MockServer {
         /// an RSA key under 2048 bits), so that clients can be tested on refusing it. Off by default: such a
         /// chain then fails at ``MockServer/init(tls:limits:)``.
         public var servesWeakChains: Bool = false
+        /// The HTTP versions offered in ALPN (default ``HTTPVersions/http1Only``, so a test that did not ask for
+        /// HTTP/2 sees HTTP/1.1 framing whatever its client offers).
+        public var httpVersions: HTTPVersions = .http1Only
 
         /// Creates a TLS configuration.
         ///
@@ -60,6 +90,7 @@ extension MockServer {
         ///   - sessionResumption: Allow session resumption (default off).
         ///   - cipherList: Limit the TLS 1.2 ciphers (OpenSSL cipher-list syntax).
         ///   - cipherSuites: Limit the TLS 1.3 cipher suites (OpenSSL syntax).
+        ///   - httpVersions: The HTTP versions offered in ALPN (default HTTP/1.1 only).
         public init(
             identity: Identity,
             sniIdentities: [String: Identity] = [:],
@@ -67,8 +98,10 @@ extension MockServer {
             maximumVersion: Version = .tls13,
             sessionResumption: Bool = false,
             cipherList: String? = nil,
-            cipherSuites: String? = nil
+            cipherSuites: String? = nil,
+            httpVersions: HTTPVersions = .http1Only
         ) {
+            self.httpVersions = httpVersions
             self.cipherList = cipherList
             self.cipherSuites = cipherSuites
             self.identity = identity

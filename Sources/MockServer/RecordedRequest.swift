@@ -12,9 +12,10 @@ public struct RecordedRequest: Sendable {
     public let target: String
     /// The path part of ``target``, without the query.
     public let path: String
-    /// The HTTP version token, as sent (`HTTP/1.1`).
+    /// The HTTP version token, as sent (`HTTP/1.1`), or `HTTP/2` for a request on an HTTP/2 stream.
     public let version: String
-    /// Header fields in the order received, duplicates kept.
+    /// Header fields in the order received, duplicates kept. Over HTTP/2 the pseudo-header fields come first, as
+    /// sent (`:method`, `:scheme`, `:authority`, `:path`), and names are lower case, as the protocol requires.
     public let headers: [(name: String, value: String)]
     /// The body bytes after de-chunking; empty when there was none, partial when ``failure`` is set.
     public let body: Data
@@ -30,6 +31,8 @@ public struct RecordedRequest: Sendable {
     public let tlsVersion: String?
     /// Why the request is incomplete or invalid (a fault cut the body short, a malformed head), or `nil`.
     public let failure: String?
+    /// The HTTP/2 stream the request came on (1, 3, 5, …), or `nil` over HTTP/1.
+    public var streamID: Int? = nil
 
     /// The first value of a header, compared case-insensitively.
     public func header(_ name: String) -> String? {

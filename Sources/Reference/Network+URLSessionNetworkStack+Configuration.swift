@@ -64,6 +64,11 @@ extension Network.URLSessionNetworkStack {
         /// `nil` (the default) or a value below 1 sets no limit.
         public var maximumConnectionsPerHost: Int?
 
+        /// The HTTP versions offered to servers over TLS; ``HTTPVersions/http2Preferred`` by default. Over
+        /// HTTP/2 each fetch still has a connection of its own at a time (streams are not multiplexed), and the
+        /// same trust checks, pins, retries and error codes apply as over HTTP/1.1.
+        public var httpVersions: HTTPVersions = .http2Preferred
+
         /// Creates the default configuration.
         public init() {}
     }

@@ -16,6 +16,8 @@ final class Connection {
     var handshakeDone = false
     var sniName: String?
     var tlsVersion: String?
+    /// The protocol ALPN selected, if any.
+    var applicationProtocol: String?
     /// Bytes read but not consumed yet (the start of a pipelined request, say).
     var buffer: [UInt8] = []
     var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -42,6 +44,9 @@ final class Connection {
         }
         if let tls = core.tls {
             guard handshake(tls) else { return }
+            if applicationProtocol == "h2" { return serveHTTP2() }
+            // Only a client that offered no ALPN gets here: HTTP/2 over TLS is never spoken without it.
+            if tls.httpVersions == .http2Only { return finish(by: .server, kind: .fin) }
         }
         serveRequests()
     }
@@ -55,10 +60,13 @@ final class Connection {
     ///   `close_notify`, as a crashed peer would.
     func perform(_ effect: MockFault.Effect, midMessage: Bool) {
         switch effect.base {
-        case .reset:
+        case .reset, .resetStream:
             finish(by: .server, kind: .reset)
-        case .stall:
+        case .stall, .zeroWindow:
             stall()
+        case .http2Violation(let violation):
+            _ = write(violation.frame(stream: 1))
+            finish(by: .server, kind: .fin, closeNotify: !midMessage)
         case .plaintextReply:
             _ = ResponseEncoder.plaintextReply.withUnsafeBytes { Socket.sendAll(fd, $0) }
             finish(by: .server, kind: .fin, closeNotify: false)
@@ -136,7 +144,12 @@ final class Connection {
         sniName = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
         tlsVersion = String(cString: SSL_get_version(ssl))
         let reused = SSL_session_reused(ssl) == 1
-        core.updateConnection(index) { [sniName, tlsVersion] in
+        var selected: UnsafePointer<UInt8>?
+        var selectedLength: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &selectedLength)
+        applicationProtocol = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(selectedLength)), as: UTF8.self) }
+        core.updateConnection(index) { [sniName, tlsVersion, applicationProtocol] in
+            $0.applicationProtocol = applicationProtocol
             $0.handshake = .succeeded
             $0.sniName = sniName
             $0.tlsVersion = tlsVersion

@@ -70,6 +70,9 @@ struct CurlRequestSetup {
         try easy.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, string: isHTTPS ? "https" : "http,https")
         try easy.set(CURLOPT_ACCEPT_ENCODING, string: "")
+        // libcurl's own default (2TLS) is HTTP/2 preferred, but setting it says so, whatever a build defaults to.
+        let version = configuration.httpVersions == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
+        try easy.set(CURLOPT_HTTP_VERSION, version)
     }
 
     /// Connecting must finish within the request's timeout (libcurl's own timer); after that, the loop's idle

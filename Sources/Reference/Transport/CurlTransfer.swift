@@ -21,7 +21,13 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     enum Stop {
         case bodyTooLarge(limit: Int)
         case headTooLarge
+        /// libcurl was about to send the request a further time with no response in between (a refused HTTP/2
+        /// stream, a reused connection found dead), past ``CurlTransfer/maximumReplays``.
+        case replaysExhausted(replays: Int)
     }
+
+    /// The most times libcurl may send a request again by itself, with no response in between (HTTP-21).
+    static let maximumReplays = 2
 
     let easy: CurlEasy
     let trust: TLSTrustContext
@@ -39,6 +45,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     var trustVerdict: TrustVerdict?
     /// Set when a callback of this transfer aborted it.
     private(set) var stop: Stop?
+    /// Requests libcurl started on the wire, and the response heads seen when the last one started: a request
+    /// that starts with no new head since the previous one is a replay.
+    private var requestsStarted = 0
+    private var statusLinesAtLastRequest = 0
+    private var statusLines = 0
+    private var replays = 0
 
     /// No byte for this long fails the transfer as timed out.
     let idleTimeout: Duration
@@ -97,9 +109,34 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// Takes a head line; returns `false` to abort the transfer when the heads grow past their limit.
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastProgress = .now
-        if bytes.starts(with: "HTTP/".utf8) { body = nil }  // a new response (after a redirect or 1xx) starts
+        if bytes.starts(with: "HTTP/".utf8) {  // a new response (after a redirect or 1xx) starts
+            body = nil
+            statusLines += 1
+        }
         guard heads.consume(bytes) else {
             stop = .headTooLarge
+            return false
+        }
+        return true
+    }
+
+    /// Counts a request libcurl is about to send; returns `false` to stop a replay past the bound.
+    ///
+    /// libcurl 7.88 sends a request again by itself, up to five times and unseen by interceptors and the retry
+    /// policy, when an HTTP/2 stream is refused or a reused connection turns out dead; no option turns that off.
+    /// Each send passes the pre-request callback, so the bound is kept here.
+    func startingRequest() -> Bool {
+        defer {
+            requestsStarted += 1
+            statusLinesAtLastRequest = statusLines
+        }
+        guard requestsStarted > 0, statusLines == statusLinesAtLastRequest else {
+            replays = 0
+            return true
+        }
+        replays += 1
+        guard replays <= Self.maximumReplays else {
+            stop = .replaysExhausted(replays: replays - 1)
             return false
         }
         return true

@@ -139,6 +139,7 @@ private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) 
 let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard let userdata else { return CURL_PREREQFUNC_ABORT }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
     let verdict = recheck(transfer)
     if let verdict { transfer.trustVerdict = verdict }
     return verdict?.isAccepted ?? true ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT

@@ -21,6 +21,7 @@ struct TransferFailure {
         switch stop {
         case .bodyTooLarge: return .dataLengthExceedsMaximum
         case .headTooLarge: return .badServerResponse
+        case .replaysExhausted: return .networkConnectionLost
         case nil: break
         }
         if let refused = verdict?.code { return refused }
@@ -42,6 +43,10 @@ struct TransferFailure {
         case CURLE_RECV_ERROR where socketError == 0 && head != nil:
             // Receiving failed with no socket error once a head had arrived: libcurl refused what came (a
             // malformed chunked body), which is a bad reply, not a lost connection.
+            return .badServerResponse
+        case CURLE_HTTP2_STREAM where HTTP2StreamError(libcurlMessage: message) == .protocolError:
+            // The stream broke the protocol: nghttp2 refused a malformed response (no `:status`, a
+            // connection-specific field, a length its DATA contradicts), or the server said the exchange did.
             return .badServerResponse
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .networkConnectionLost
@@ -76,6 +81,12 @@ struct TransferFailure {
             return TransportFailure(
                 library: "Reference", code: Int(code.rawValue),
                 message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
+        case .replaysExhausted(let replays):
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message:
+                    "the request was sent \(replays + 1) times with no response (a refused HTTP/2 stream or a dead connection, each time); libcurl's own replays stop at \(CurlTransfer.maximumReplays)"
+            )
         case nil:
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)
                 ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)

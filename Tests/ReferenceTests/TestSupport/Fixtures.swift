@@ -38,9 +38,10 @@ struct Harness {
     init(
         scenario: String? = "valid-ec256",
         handler: (any AuthenticationChallengeHandler)? = nil,
+        httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
         configure: (inout Network.URLSessionNetworkStack.Configuration) -> Void = { _ in }
     ) throws {
-        server = try MockServer(tls: scenario.map { MockServer.TLS(identity: Fixtures.identity($0)) })
+        server = try MockServer(tls: scenario.map { MockServer.TLS(identity: Fixtures.identity($0), httpVersions: httpVersions) })
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = Fixtures.rootA
         configure(&configuration)

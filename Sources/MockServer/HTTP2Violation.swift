@@ -1,0 +1,51 @@
+/// A frame that breaks HTTP/2 (RFC 9113), written raw because nghttp2 refuses to produce it: what a client must
+/// refuse with a connection error, never follow.
+///
+/// Used through ``MockFault/Effect/http2Violation(_:)``. New violations may be added; switch with a `default`.
+public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
+    enum Base: Sendable, Hashable { case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow }
+    let base: Base
+    private init(_ base: Base) { self.base = base }
+
+    /// A `SETTINGS` frame with `SETTINGS_ENABLE_PUSH` = 2, a value no endpoint may send (§6.5.2): `PROTOCOL_ERROR`.
+    public static let invalidSetting = HTTP2Violation(.invalidSetting)
+    /// Response `HEADERS` whose block refers to HPACK index 0, which does not exist: `COMPRESSION_ERROR`.
+    public static let hpackError = HTTP2Violation(.hpackError)
+    /// A `PUSH_PROMISE` on the request's stream, to a client that disabled push: `PROTOCOL_ERROR` (§8.4).
+    public static let pushPromise = HTTP2Violation(.pushPromise)
+    /// A `DATA` frame on the request's stream before any response `HEADERS`: `PROTOCOL_ERROR` (§8.1).
+    public static let dataBeforeHeaders = HTTP2Violation(.dataBeforeHeaders)
+    /// A connection `WINDOW_UPDATE` that takes the client's send window past 2^31-1: `FLOW_CONTROL_ERROR` (§6.9.1).
+    public static let windowOverflow = HTTP2Violation(.windowOverflow)
+
+    /// The violation's stable name (`invalidSetting`, `hpackError`, …).
+    public var description: String {
+        switch base {
+        case .invalidSetting: "invalidSetting"
+        case .hpackError: "hpackError"
+        case .pushPromise: "pushPromise"
+        case .dataBeforeHeaders: "dataBeforeHeaders"
+        case .windowOverflow: "windowOverflow"
+        }
+    }
+
+    /// The frame's bytes on the wire, for the request's stream (`stream` is 1 when no request exists yet).
+    func frame(stream: Int32) -> [UInt8] {
+        switch base {
+        case .invalidSetting: Self.frame(type: 0x4, flags: 0, stream: 0, payload: [0x00, 0x02, 0x00, 0x00, 0x00, 0x02])
+        case .hpackError: Self.frame(type: 0x1, flags: 0x4, stream: stream, payload: [0x80])
+        // Promised stream 2, then `:method GET`, `:scheme https`, `:path /`, `:authority a` (HPACK, RFC 7541).
+        case .pushPromise: Self.frame(type: 0x5, flags: 0x4, stream: stream, payload: [0, 0, 0, 2, 0x82, 0x87, 0x84, 0x41, 0x01, 0x61])
+        case .dataBeforeHeaders: Self.frame(type: 0x0, flags: 0x1, stream: stream, payload: Array("early".utf8))
+        case .windowOverflow: Self.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7F, 0xFF, 0xFF, 0xFF])
+        }
+    }
+
+    /// A frame: 24-bit length, type, flags, 31-bit stream ID, payload (RFC 9113 §4.1).
+    static func frame(type: UInt8, flags: UInt8, stream: Int32, payload: [UInt8]) -> [UInt8] {
+        let length = payload.count
+        let id = UInt32(bitPattern: stream) & 0x7FFF_FFFF
+        return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags]
+            + [UInt8(id >> 24), UInt8(id >> 16 & 0xFF), UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF)] + payload
+    }
+}

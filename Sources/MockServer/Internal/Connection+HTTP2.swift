@@ -1,0 +1,236 @@
+import Foundation
+
+/// Serving requests over HTTP/2: the same script, faults and journal as over HTTP/1.1, one request per stream.
+extension Connection {
+    /// A request stream's place in the script.
+    private struct Exchange {
+        var index: Int
+        var scripted: MockResponse?
+        /// The request was recorded, or a fault ended it: later events on the stream change nothing.
+        var settled = false
+    }
+
+    /// What the connection still owes once streams end.
+    private struct Pending {
+        var exchanges: [Int32: Exchange] = [:]
+        var count = 0
+        /// Effects to fire once a stream's response is completely sent (trigger `afterResponse`).
+        var afterResponse: [Int32: MockFault.Effect] = [:]
+        /// The connection closes once this stream's response is sent (`closeConnection`, or GOAWAY past it).
+        var closeAfter: Int32?
+        var reportedFrames = HTTP2ClientFrames()
+    }
+
+    func serveHTTP2() {
+        guard let session = HTTP2Session(maximumBodySize: core.maximumRequestBodySize) else {
+            return finish(by: .server, kind: .fin)
+        }
+        session.sleep = { [core] in core.sleep($0) }
+        var pending = Pending()
+        // Ends when the client closes, a fault closes, nghttp2 gives up on the peer, or shutdown wakes the read.
+        while !closed {
+            guard flush(session) else { return finish(by: core.isShuttingDown ? .server : .client, kind: .fin) }
+            settleSentStreams(session, &pending)
+            if closed { return }
+            guard readMore() else {
+                report(session, &pending)
+                return finishReading()
+            }
+            let input = buffer
+            buffer.removeAll(keepingCapacity: true)
+            let events = session.receive(input)
+            report(session, &pending)
+            guard let events else {
+                // nghttp2 already queued its GOAWAY for the peer's violation: send it, then leave.
+                _ = flush(session)
+                return finish(by: .server, kind: .fin)
+            }
+            for event in events {
+                handle(event, session, &pending)
+                if closed { return }
+            }
+        }
+    }
+
+    /// Writes what nghttp2 has for the wire; false when the client is gone.
+    private func flush(_ session: HTTP2Session) -> Bool {
+        guard let output = session.pendingOutput() else { return false }
+        return write(output)
+    }
+
+    private func report(_ session: HTTP2Session, _ pending: inout Pending) {
+        guard session.clientFrames != pending.reportedFrames else { return }
+        pending.reportedFrames = session.clientFrames
+        core.updateConnection(index) { [frames = session.clientFrames] in $0.http2 = frames }
+    }
+
+    /// Fires the faults of responses cut short or sent in full, and closes a connection whose last stream ended.
+    private func settleSentStreams(_ session: HTTP2Session, _ pending: inout Pending) {
+        for stream in session.takeCutStreams() {
+            guard let effect = pending.exchanges[stream]?.scripted?.fault?.effect else { continue }
+            act(effect, on: stream, session, &pending, midMessage: true)
+            if closed { return }
+            guard flush(session) else { return finish(by: .client, kind: .fin) }
+        }
+        for (stream, effect) in pending.afterResponse where !session.isOpen(stream) {
+            pending.afterResponse[stream] = nil
+            act(effect, on: stream, session, &pending, midMessage: false)
+            if closed { return }
+        }
+        if let last = pending.closeAfter, !session.isOpen(last) {
+            finish(by: .server, kind: .fin)
+        }
+    }
+
+    private func handle(_ event: HTTP2Session.Event, _ session: HTTP2Session, _ pending: inout Pending) {
+        switch event {
+        case .requestStarted(let stream):
+            pending.exchanges[stream] = Exchange(index: pending.count)
+            pending.count += 1
+            if let fault = core.connectionFault(connection: index, triggers: [.beforeRequest]) {
+                note(fault)
+                pending.exchanges[stream]?.settled = true
+                act(fault.effect, on: stream, session, &pending, midMessage: false)
+            }
+        case .requestHead(let stream, _):
+            guard var exchange = pending.exchanges[stream], !exchange.settled else { return }
+            exchange.scripted = core.queuedResponse()
+            pending.exchanges[stream] = exchange
+            if let fault = exchange.scripted?.fault, fault.trigger == .afterRequestHead {
+                interrupt(stream, session, &pending, fault: fault, body: [], failure: "body not read (\(fault))")
+            }
+        case .requestData(let stream):
+            guard let exchange = pending.exchanges[stream], !exchange.settled, let request = session.requests[stream] else { return }
+            if request.bodyTooLarge {
+                let reason = "request body larger than the limit of \(core.maximumRequestBodySize)"
+                pending.exchanges[stream]?.settled = true
+                record(stream, exchange, session, body: request.body, failure: reason)
+                answer(stream, ResponseEncoder.contentTooLarge(reason), isHead: false, session, &pending)
+                // The response is the answer; the rest of the upload is not wanted (RFC 9113 §8.1).
+                session.submitReset(stream, code: .noError)
+            } else if let fault = exchange.scripted?.fault, case .afterRequestBodyBytes(let count) = fault.trigger.base,
+                request.body.count >= count
+            {
+                let body = Array(request.body.prefix(count))
+                interrupt(
+                    stream, session, &pending, fault: fault, body: body, failure: "server cut the request body after \(body.count) bytes")
+            }
+        case .requestEnded(let stream):
+            guard let exchange = pending.exchanges[stream], !exchange.settled else { return }
+            let body = session.requests[stream]?.body ?? []
+            if let fault = exchange.scripted?.fault, case .afterRequestBodyBytes = fault.trigger.base {
+                // The body ended before the count: the fault fires at its end, as late faults do.
+                return interrupt(
+                    stream, session, &pending, fault: fault, body: body, failure: "server cut the request body after \(body.count) bytes")
+            }
+            pending.exchanges[stream]?.settled = true
+            let request = record(stream, exchange, session, body: body, failure: nil)
+            let response = exchange.scripted ?? core.dispatch(request)
+            pending.exchanges[stream]?.scripted = response
+            answer(stream, response, isHead: request.method == "HEAD", session, &pending)
+        }
+    }
+
+    /// A request fault: records the request as far as it came, then acts.
+    private func interrupt(
+        _ stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, fault: MockFault, body: [UInt8], failure: String
+    ) {
+        guard let exchange = pending.exchanges[stream] else { return }
+        note(fault)
+        pending.exchanges[stream]?.settled = true
+        record(stream, exchange, session, body: body, failure: failure)
+        if fault.effect == .respond, let scripted = exchange.scripted {
+            answer(stream, scripted.with { $0.fault = nil }, isHead: false, session, &pending)
+            session.submitReset(stream, code: .noError)
+        } else {
+            act(fault.effect, on: stream, session, &pending, midMessage: true)
+        }
+    }
+
+    @discardableResult
+    private func record(_ stream: Int32, _ exchange: Exchange, _ session: HTTP2Session, body: [UInt8], failure: String?) -> RecordedRequest
+    {
+        let fields = session.requests[stream]?.fields ?? []
+        func pseudo(_ name: String) -> String { fields.first { $0.name == name }?.value ?? "" }
+        let target = pseudo(":path")
+        var request = RecordedRequest(
+            method: pseudo(":method"), target: target, path: String(target.prefix { $0 != "?" }), version: "HTTP/2",
+            headers: fields, body: Data(body), chunkSizes: nil, connectionIndex: index, exchangeIndex: exchange.index,
+            sniName: sniName, tlsVersion: tlsVersion, failure: failure)
+        request.streamID = Int(stream)
+        core.record(request, bytesReceived: unreportedBytes)
+        unreportedBytes = 0
+        return request
+    }
+
+    // MARK: Answering
+
+    private func answer(_ stream: Int32, _ response: MockResponse, isHead: Bool, _ session: HTTP2Session, _ pending: inout Pending) {
+        if let fault = response.fault { note(fault) }
+        if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
+        if let fault = response.fault, fault.trigger.precedesResponse, fault.effect.endsExchange {
+            act(fault.effect, on: stream, session, &pending, midMessage: false)
+            // Only a GOAWAY that counts the stream as processed lets the response follow.
+            guard case .goAway = fault.effect.base, pending.closeAfter == stream, !closed else { return }
+        }
+        for interim in response.informational {
+            session.submitHeaders(stream, fields: Self.fields(interim, bodyCount: nil), body: nil, final: false)
+        }
+        var cut: Int?
+        if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base { cut = count }
+        let bytes = isHead ? [] : [UInt8](response.body)
+        let body =
+            bytes.isEmpty && cut == nil
+            ? nil
+            : HTTP2Session.Body(bytes: bytes, cut: cut, frameSizes: (response.chunked ?? []).filter { $0 > 0 }, throttle: response.throttle)
+        let declared = response.chunked != nil || response.closeDelimited ? nil : response.body.count
+        session.submitHeaders(stream, fields: Self.fields(response, bodyCount: declared), body: body, final: true)
+        if let fault = response.fault, fault.trigger == .afterResponse, fault.effect.endsExchange {
+            pending.afterResponse[stream] = fault.effect
+        }
+        if response.closeConnection {
+            session.submitGoAway(lastStreamID: stream, code: .noError)
+            pending.closeAfter = stream
+        }
+    }
+
+    /// The response's fields as HTTP/2 sends them: `:status` first, names in lower case, and the user's headers as
+    /// written, even those HTTP/2 forbids (a `connection` field, a lying `content-length`), so tests can send them.
+    static func fields(_ response: MockResponse, bodyCount: Int?) -> [(name: String, value: String)] {
+        var fields = [(name: ":status", value: String(response.status))]
+        fields += response.headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        if let bodyCount, response.header("Content-Length") == nil, response.status >= 200 {
+            fields.append((name: "content-length", value: String(bodyCount)))
+        }
+        return fields
+    }
+
+    /// Carries out a fault's effect on a stream: HTTP/2's own effects act on the stream or the session, the rest on
+    /// the connection as over HTTP/1.1.
+    private func act(_ effect: MockFault.Effect, on stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, midMessage: Bool) {
+        switch effect.base {
+        case .resetStream(let code):
+            session.submitReset(stream, code: code)
+        case .goAway(let last, let code):
+            let lastStreamID = last.map { Int32(clamping: $0) } ?? max(0, stream - 2)
+            session.submitGoAway(lastStreamID: lastStreamID, code: code)
+            // A graceful GOAWAY that counts the stream as processed lets its response finish, then closes; one with
+            // an error code ends the connection at once, as a server that hit a fatal error does (RFC 9113 §5.4.1).
+            guard lastStreamID < stream || code != .noError else {
+                pending.closeAfter = stream
+                session.release(stream)
+                return
+            }
+            _ = flush(session)
+            finish(by: .server, kind: .fin)
+        case .zeroWindow:
+            // The stream is never answered; a client with body left to send waits for window that never comes.
+            session.submitZeroWindow()
+        case .http2Violation(let violation):
+            guard flush(session) else { return finish(by: .client, kind: .fin) }
+            guard write(violation.frame(stream: stream)) else { return finish(by: .client, kind: .fin) }
+        default:
+            perform(effect, midMessage: midMessage)
+        }
+    }
+}

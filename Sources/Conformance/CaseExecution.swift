@@ -99,7 +99,8 @@ struct CaseExecution<Subject: ConformanceSubject> {
                 tls: scenario.map {
                     var tls = MockServer.TLS(
                         identity: .init(chainFile: fixtures.path($0.served!), keyFile: fixtures.path($0.key!)),
-                        maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption)
+                        maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption,
+                        httpVersions: script.httpVersions)
                     tls.servesWeakChains = $0.kind == "profile"  // weak on purpose (a P-192 CA key)
                     return tls
                 })

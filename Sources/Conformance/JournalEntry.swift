@@ -19,6 +19,12 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     /// `true` when the client resumed a TLS session on this connection; absent otherwise, so that reports
     /// of plain and unresumed connections stay as they were.
     public var sessionReused: Bool?
+    /// `true` when ALPN selected HTTP/2 on this connection; absent otherwise.
+    public var http2: Bool?
+    /// The error code of the `GOAWAY` the client sent on an HTTP/2 connection (`PROTOCOL_ERROR`), if it sent one.
+    public var http2ClientGoAway: String?
+    /// The streams the client reset on an HTTP/2 connection, `<stream> <code>` each; absent when it reset none.
+    public var http2ClientResets: [String]?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -34,5 +40,8 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         closeKind = record.closeKind.map { $0 == .fin ? "fin" : "reset" }
         fault = record.fault.map { "\($0)" }
         sessionReused = record.sessionReused ? true : nil
+        http2 = record.applicationProtocol == "h2" ? true : nil
+        http2ClientGoAway = record.http2.goAway.map { "\($0.code)" }
+        http2ClientResets = record.http2.resets.isEmpty ? nil : record.http2.resets.map { "\($0.streamID) \($0.code)" }
     }
 }

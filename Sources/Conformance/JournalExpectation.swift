@@ -8,12 +8,15 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
     public var requests: Int?
     /// When `true`, no connection received a single byte of HTTP (a TLS refusal leaked nothing).
     public var noApplicationBytes: Bool?
+    /// When set, every connection that carried a request spoke HTTP/2 (`true`) or HTTP/1.1 (`false`).
+    public var http2: Bool?
 
     /// Creates an expectation.
-    public init(connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil) {
+    public init(connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil, http2: Bool? = nil) {
         self.connections = connections
         self.requests = requests
         self.noApplicationBytes = noApplicationBytes
+        self.http2 = http2
     }
 
     /// Nothing is checked.
@@ -35,6 +38,9 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         let bytes = journal.reduce(0) { $0 + $1.applicationBytesReceived }
         if noApplicationBytes == true, bytes != 0 {
             lines.append("journal: expected no application byte at the server, got \(bytes)")
+        }
+        if let http2, let other = journal.first(where: { $0.requests > 0 && ($0.http2 ?? false) != http2 }) {
+            lines.append("journal: expected every request over \(http2 ? "HTTP/2" : "HTTP/1.1"), connection \(other.index) was not")
         }
         return lines
     }

@@ -28,6 +28,14 @@ package struct ServerScript: Sendable {
     /// Responses by request path, answered every time that path is asked for, before the queue.
     package var routes: [String: MockResponse]
 
+    /// The HTTP versions the server offers in ALPN (TLS only): HTTP/1.1 only unless a case is about HTTP/2.
+    package var httpVersions: MockServer.TLS.HTTPVersions = .http1Only
+
+    /// Every response the script can answer with: the queue, the repeating one and the routes.
+    var allResponses: [MockResponse] {
+        responses + (repeating.map { [$0] } ?? []) + routes.keys.sorted().compactMap { routes[$0] }
+    }
+
     /// Creates a script.
     package init(
         tlsScenario: String? = nil, host: String = "localhost", responses: [MockResponse] = [],

@@ -36,4 +36,7 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     /// The stack can be given a limit on the whole of one attempt, however steadily bytes arrive
     /// (``StackEnvironment/resourceTimeout``; ERR-18).
     case resourceTimeout = "resource-timeout"
+    /// The stack speaks HTTP/2 over TLS to a server that selects `h2` in ALPN (HTTP-17). A stack that offers only
+    /// HTTP/1.1 lacks it: the `.h2` variants and the HTTP/2 cases are then SKIP.
+    case http2 = "http2"
 }

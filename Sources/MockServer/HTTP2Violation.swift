@@ -3,7 +3,7 @@
 ///
 /// Used through ``MockFault/Effect/http2Violation(_:)``. New violations may be added; switch with a `default`.
 public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
-    enum Base: Sendable, Hashable { case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow }
+    enum Base: Sendable, Hashable { case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, missingStatus }
     let base: Base
     private init(_ base: Base) { self.base = base }
 
@@ -18,6 +18,10 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     /// A connection `WINDOW_UPDATE` that takes the client's send window past 2^31-1: `FLOW_CONTROL_ERROR` (§6.9.1).
     public static let windowOverflow = HTTP2Violation(.windowOverflow)
 
+    /// Response `HEADERS` that end the stream with `content-length: 0` and no `:status`: a malformed response, which
+    /// the client refuses with a stream error (§8.1.1, §8.3.2) while the connection lives on.
+    public static let missingStatus = HTTP2Violation(.missingStatus)
+
     /// The violation's stable name (`invalidSetting`, `hpackError`, …).
     public var description: String {
         switch base {
@@ -26,6 +30,7 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .pushPromise: "pushPromise"
         case .dataBeforeHeaders: "dataBeforeHeaders"
         case .windowOverflow: "windowOverflow"
+        case .missingStatus: "missingStatus"
         }
     }
 
@@ -38,6 +43,8 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .pushPromise: Self.frame(type: 0x5, flags: 0x4, stream: stream, payload: [0, 0, 0, 2, 0x82, 0x87, 0x84, 0x41, 0x01, 0x61])
         case .dataBeforeHeaders: Self.frame(type: 0x0, flags: 0x1, stream: stream, payload: Array("early".utf8))
         case .windowOverflow: Self.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7F, 0xFF, 0xFF, 0xFF])
+        // END_STREAM | END_HEADERS; `content-length: 0` as a literal with the static table's name 28 (RFC 7541 §6.2.2).
+        case .missingStatus: Self.frame(type: 0x1, flags: 0x5, stream: stream, payload: [0x0F, 0x0D, 0x01, 0x30])
         }
     }
 

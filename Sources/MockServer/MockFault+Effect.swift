@@ -92,6 +92,17 @@ extension MockFault {
             }
         }
 
+        /// Whether the effect bends the bytes of an HTTP/1.1 message (a status line, framing, raw bytes in place of
+        /// a response), and so means something else, or nothing, on an HTTP/2 stream.
+        package var shapesHTTP1Message: Bool {
+            switch base {
+            case .http09Reply, .malformedStatusLine, .headWithoutBlankLine, .oversizedHead, .conflictingContentLength,
+                .malformedChunkSize, .missingLastChunk, .extraBytesBeyondContentLength, .statusLineVersion, .garbage:
+                true
+            default: false
+            }
+        }
+
         /// The effect's stable name (`close`, `garbage(5 bytes)`, `oversizedHead(20000)`).
         public var description: String {
             switch base {

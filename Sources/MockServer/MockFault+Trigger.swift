@@ -37,6 +37,15 @@ extension MockFault {
         /// Once the whole response was sent.
         public static let afterResponse = Trigger(.afterResponse)
 
+        /// Whether the trigger fires before ALPN chose a protocol (at accept, or on the ClientHello), so that what
+        /// it does is the same whichever HTTP version would have followed.
+        package var precedesApplicationProtocol: Bool {
+            switch base {
+            case .atAccept, .afterClientHello: true
+            default: false
+            }
+        }
+
         /// Whether the trigger's moment comes before the response is written.
         var precedesResponse: Bool {
             switch base {

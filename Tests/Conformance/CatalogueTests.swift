@@ -41,7 +41,10 @@ struct CatalogueTests {
     func filterByRule() {
         let selected = Catalogue.filter(Catalogue.all, rules: ["PIN-13", "CANCEL-6"])
         #expect(
-            Set(selected.map(\.id)) == ["pin.backup.only-backup-refused", "pin.backup.chain-pin-and-backup", "cancel.after-completion"])
+            Set(selected.map(\.id)) == [
+                "pin.backup.only-backup-refused", "pin.backup.chain-pin-and-backup", "cancel.after-completion",
+                "pin.backup.only-backup-refused.h2", "pin.backup.chain-pin-and-backup.h2", "cancel.after-completion.h2",
+            ])
     }
 
     @Test(

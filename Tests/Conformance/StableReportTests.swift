@@ -10,6 +10,15 @@ private func untimed(_ report: SuiteReport) throws -> NSDictionary {
     object["cases"] = (object["cases"] as? [[String: Any]])?.map { entry -> [String: Any] in
         var entry = entry
         entry["durationMilliseconds"] = nil
+        // HPACK Huffman-codes the `:authority`, whose port differs between runs, and not every digit's code has the
+        // same length: over HTTP/2 the byte count moves by a byte or two, so only "some bytes" is compared.
+        entry["journal"] = (entry["journal"] as? [[String: Any]])?.map { connection -> [String: Any] in
+            var connection = connection
+            if connection["http2"] as? Bool == true {
+                connection["applicationBytesReceived"] = (connection["applicationBytesReceived"] as? Int ?? 0) > 0
+            }
+            return connection
+        }
         return entry
     }
     return object as NSDictionary
@@ -26,6 +35,11 @@ struct StableReportTests {
         let racy: Set<String> = [
             "transport.reset-at-accept", "transport.tls.reset-at-accept",
             "transport.stall-at-accept", "transport.tls.stall-after-client-hello",
+            // Over HTTP/2 the client may be writing (a SETTINGS acknowledgement, a WINDOW_UPDATE, the body) when the
+            // reset or close lands, so libcurl reports a send, a receive or a stream failure: the same
+            // networkConnectionLost either way.
+            "transport.reset-after-request.h2", "transport.reset-mid-body.h2", "transport.reset-mid-request-body.h2",
+            "transport.close-mid-request-body.h2",
         ]
         let cases = Catalogue.filter(
             Catalogue.all, glob: "transport.*,trust.standard.*,pin.no-rescue.*,body.large,body.size-limit.*,redirect.*"

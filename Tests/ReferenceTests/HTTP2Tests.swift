@@ -115,4 +115,29 @@ struct HTTP2Tests {
 
         #expect(urlErrorCode(result) == .timedOut)
     }
+
+    @Test("a request a GOAWAY left out is sent again on a new connection")
+    func aRequestAGoAwayLeftOutIsSentAgainOnANewConnection() throws {
+        let harness = try Harness(httpVersions: .http2Only)
+        harness.server.enqueue(MockResponse(fault: MockFault(.goAway(), .afterRequestHead)))
+        harness.server.enqueue(MockResponse(body: Data("second".utf8)))
+
+        let result = harness.fetch(harness.resource())
+
+        #expect(result.success?.value == Data("second".utf8))
+        #expect(harness.server.journal.count == 2)
+    }
+
+    @Test("a retry after a timed-out attempt starts on a new connection")
+    func aRetryAfterATimedOutAttemptStartsOnANewConnection() throws {
+        let harness = try Harness(httpVersions: .http2Only)
+        harness.server.enqueue(MockResponse(fault: .stallAfterRequest))
+        harness.server.enqueue(MockResponse(body: Data("second".utf8)))
+
+        #expect(urlErrorCode(harness.fetch(harness.resource(timeout: 0.5))) == .timedOut)
+        let result = harness.fetch(harness.resource())
+
+        #expect(result.success?.value == Data("second".utf8))
+        #expect(harness.server.journal.count == 2, "the stalled connection was not reused")
+    }
 }

@@ -152,6 +152,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         return transfer
     }
 
+    /// Starts a transfer over from the beginning, on a new connection: removing and adding an easy handle restarts
+    /// it. The pre-request callback counts the new send against the replay bound. `false` if libcurl refused.
+    private func sendAgain(_ transfer: CurlTransfer) -> Bool {
+        guard let multi else { return false }
+        let easy = transfer.easy.handle
+        _ = curl_multi_remove_handle(multi, easy)
+        return curl_multi_add_handle(multi, easy) == CURLM_OK
+    }
+
     private func perform() {
         guard let multi, !active.isEmpty else { return }
         var running: Int32 = 0
@@ -162,7 +171,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = active[easy]
             else { continue }
-            remove(transfer)?.complete(code: message.pointee.data.result)
+            let code = message.pointee.data.result
+            if transfer.wasExcludedByGoAway(code), sendAgain(transfer) { continue }
+            remove(transfer)?.complete(code: code)
         }
         expireIdleTransfers()
     }
@@ -189,6 +200,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         for transfer in active.values where transfer.lastProgress + transfer.idleTimeout <= now {
             let failure = TransportFailure(
                 library: "Reference", code: 0, message: "no data for \(transfer.idleTimeout) (the request's timeoutInterval)")
+            // Over HTTP/2 libcurl would only reset the stream and keep the connection for the next request, which
+            // a server that stopped answering would swallow too: a retry must start on a new connection.
+            try? transfer.easy.set(CURLOPT_FORBID_REUSE, 1)
             remove(transfer)?.complete(failing: .timedOut, failure)
         }
     }

@@ -21,8 +21,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     enum Stop {
         case bodyTooLarge(limit: Int)
         case headTooLarge
-        /// libcurl was about to send the request a further time with no response in between (a refused HTTP/2
-        /// stream, a reused connection found dead), past ``CurlTransfer/maximumReplays``.
+        /// The request was about to be sent a further time with no response in between (a refused HTTP/2 stream, a
+        /// `GOAWAY` that left it out, a reused connection found dead), past ``CurlTransfer/maximumReplays``.
         case replaysExhausted(replays: Int)
     }
 
@@ -124,7 +124,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     ///
     /// libcurl 7.88 sends a request again by itself, up to five times and unseen by interceptors and the retry
     /// policy, when an HTTP/2 stream is refused or a reused connection turns out dead; no option turns that off.
-    /// Each send passes the pre-request callback, so the bound is kept here.
+    /// The stack sends a request a `GOAWAY` left out again itself (``wasExcludedByGoAway(_:)``). Each send passes
+    /// the pre-request callback, so the one bound for both is kept here.
     func startingRequest() -> Bool {
         defer {
             requestsStarted += 1
@@ -140,6 +141,16 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Whether libcurl ended the transfer because a `GOAWAY` left its stream out, so the server never processed it.
+    ///
+    /// libcurl 7.88 reports `CURLE_HTTP2` only when its HTTP/2 session has wound down after a `GOAWAY` with the
+    /// stream still open: nghttp2 closes the streams above the `GOAWAY`'s last-stream-id as refused. A stream the
+    /// `GOAWAY` counted as processed keeps the session open until the server answers or closes (another code).
+    /// With no response byte, the request was not processed (RFC 9113 §6.8) and may be sent again.
+    func wasExcludedByGoAway(_ code: CURLcode) -> Bool {
+        code == CURLE_HTTP2 && statusLines == 0 && stop == nil && !isCancelled
     }
 
     fileprivate func progress(uploaded now: curl_off_t) {

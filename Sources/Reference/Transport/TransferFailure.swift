@@ -85,7 +85,7 @@ struct TransferFailure {
             return TransportFailure(
                 library: "Reference", code: Int(code.rawValue),
                 message:
-                    "the request was sent \(replays + 1) times with no response (a refused HTTP/2 stream or a dead connection, each time); libcurl's own replays stop at \(CurlTransfer.maximumReplays)"
+                    "the request was sent \(replays + 1) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
             )
         case nil:
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)

@@ -37,9 +37,11 @@ struct PinHarness {
         roots: [String] = ["roots/root-a.pem"],
         sessionResumption: Bool = false,
         verificationTime: Date? = nil,
+        httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
         handler: (any AuthenticationChallengeHandler)?
     ) throws {
-        server = try MockServer(tls: MockServer.TLS(identity: Fixtures.identity(scenario), sessionResumption: sessionResumption))
+        server = try MockServer(
+            tls: MockServer.TLS(identity: Fixtures.identity(scenario), sessionResumption: sessionResumption, httpVersions: httpVersions))
         self.host = host
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: roots.map(Fixtures.path))

@@ -1,0 +1,221 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import NetworkCore
+
+extension Catalogue {
+
+    /// The cases whose behaviour does not depend on the protocol, run again over HTTP/2 (IDs ending `.h2`).
+    static var http2Variants: [ConformanceCase] {
+        (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning)
+            .compactMap(\.overHTTP2)
+    }
+
+    /// What only HTTP/2 has: ALPN, refused streams and GOAWAY, stream resets, malformed responses, protocol
+    /// violations and flow control.
+    static var http2: [ConformanceCase] {
+        negotiation + unprocessedRequests + streamFailures + violations
+    }
+
+    private static func h2(_ responses: MockResponse..., versions: MockServer.TLS.HTTPVersions = .http2Only) -> ServerScript {
+        var script = ServerScript(tlsScenario: "valid-ec256", responses: responses)
+        script.httpVersions = versions
+        return script
+    }
+
+    /// An HTTP/2-only server answering every request with one response.
+    private static func h2(repeating response: MockResponse) -> ServerScript {
+        var script = ServerScript(tlsScenario: "valid-ec256", repeating: response)
+        script.httpVersions = .http2Only
+        return script
+    }
+
+    private static var negotiation: [ConformanceCase] {
+        [
+            ConformanceCase(
+                id: "http2.alpn.prefers-h2", title: "a server offering h2 and http/1.1 is spoken to in HTTP/2", rules: ["HTTP-17"],
+                level: .should,
+                explanation:
+                    "The server offers both in ALPN, preferring h2 as nginx with `http2 on` does. Two sequential fetches succeed, both over HTTP/2, on one connection.",
+                requires: [.http2], server: h2(ok("1"), ok("2"), versions: .http1AndHTTP2), action: .sequential(2),
+                expected: Expectation(success("2"), journal: JournalExpectation(connections: 1, requests: 2, http2: true))),
+            ConformanceCase(
+                id: "http2.alpn.http1-server", title: "a server that selects no h2 is spoken to in HTTP/1.1", rules: ["HTTP-17"],
+                explanation:
+                    "The server answers ALPN with http/1.1 only. The fetch succeeds over HTTP/1.1: offering h2 never costs a server that lacks it anything.",
+                server: h2(ok(), versions: .http1Only),
+                expected: Expectation(success(), journal: JournalExpectation(requests: 1, http2: false))),
+        ]
+    }
+
+    private static var unprocessedRequests: [ConformanceCase] {
+        let refused = MockResponse(fault: MockFault(.resetStream(.refusedStream), .afterRequestHead))
+        let unprocessed = MockResponse(fault: MockFault(.goAway(), .afterRequestHead))
+        return [
+            ConformanceCase(
+                id: "http2.refused-stream.sent-again", title: "a refused stream is sent again on a new connection, unseen by interceptors",
+                rules: ["HTTP-18"],
+                explanation:
+                    "The server resets the request's stream with REFUSED_STREAM (not processed, RFC 9113 §8.7), then answers 200. The fetch succeeds, the interceptor sees one attempt and a success, and the server saw the request twice.",
+                requires: [.http2], server: h2(refused, ok("second")), resource: .intercepted(.recorder("a")),
+                expected: Expectation(
+                    success("second"), journal: JournalExpectation(requests: 2, http2: true),
+                    checks: [.hooks(["a.make", "a.scheduled", "a.success"])])),
+            ConformanceCase(
+                id: "http2.refused-stream.bounded",
+                title: "a stream refused every time is sent three times in all, then url(networkConnectionLost)",
+                rules: ["HTTP-18"],
+                explanation:
+                    "Every attempt's stream is refused. The request is sent again at most twice (libcurl alone sends it six times), then the fetch fails with networkConnectionLost and the interceptor sees one failure.",
+                requires: [.http2], server: h2(repeating: refused),
+                resource: .intercepted(.recorder("a")),
+                expected: Expectation(
+                    url(.networkConnectionLost), journal: JournalExpectation(requests: 3),
+                    checks: [.hooks(["a.make", "a.scheduled", "a.failure"])])),
+            ConformanceCase(
+                id: "http2.goaway.unprocessed-sent-again",
+                title: "a request above a GOAWAY's last-stream-id is sent again on a new connection",
+                rules: ["HTTP-18"],
+                explanation:
+                    "The server answers the request with a graceful GOAWAY (NO_ERROR) whose last-stream-id is below the request's stream, so the request was provably not processed (RFC 9113 §6.8), then closes; the next connection answers 200. The fetch succeeds and the interceptor sees no failure.",
+                requires: [.http2], server: h2(unprocessed, ok("second")), resource: .intercepted(.recorder("a")),
+                expected: Expectation(
+                    success("second"), journal: JournalExpectation(connections: 2, requests: 2),
+                    checks: [.hooks(["a.make", "a.scheduled", "a.success"])])),
+            ConformanceCase(
+                id: "http2.goaway.unprocessed-bounded",
+                title: "a request the server never processes is sent three times in all, then url(networkConnectionLost)",
+                rules: ["HTTP-18"],
+                explanation:
+                    "Every connection answers the request with a GOAWAY that excludes it. The request is sent again at most twice, then the fetch fails with networkConnectionLost.",
+                requires: [.http2], server: h2(repeating: unprocessed),
+                expected: Expectation(url(.networkConnectionLost), journal: JournalExpectation(requests: 3))),
+            ConformanceCase(
+                id: "http2.goaway.after-response",
+                title: "a graceful GOAWAY that counts the request as processed still delivers its response",
+                rules: ["HTTP-17"],
+                explanation:
+                    "The server sends GOAWAY naming the request's own stream as the last it processes, after 5 body bytes, then finishes the body and closes. The fetch succeeds with the whole body; a second fetch then opens a new connection.",
+                requires: [.http2],
+                server: h2(
+                    MockResponse(
+                        body: Data("payload-0123456789".utf8), fault: MockFault(.goAway(lastStreamID: 1), .afterResponseBodyBytes(5))),
+                    ok("second")),
+                action: .sequential(2),
+                expected: Expectation(success("second"), journal: JournalExpectation(connections: 2, requests: 2))),
+        ]
+    }
+
+    private static var streamFailures: [ConformanceCase] {
+        struct Failure {
+            var id: String
+            var rule: String
+            var response: MockResponse
+            var code: URLError.Code
+            var what: String
+            var method = "GET"
+        }
+        let body = Data("payload-0123456789".utf8)
+        let failures = [
+            Failure(
+                id: "malformed.no-status", rule: "ERR-19",
+                response: MockResponse(fault: MockFault(.http2Violation(.missingStatus), .afterRequest)),
+                code: .badServerResponse, what: "the response HEADERS carry no :status"),
+            Failure(
+                id: "malformed.connection-header", rule: "ERR-19",
+                response: MockResponse(headers: [("Connection", "keep-alive")], body: body),
+                code: .badServerResponse, what: "the response carries a connection-specific field (connection: keep-alive)"),
+            Failure(
+                id: "malformed.content-length-mismatch", rule: "ERR-19",
+                response: MockResponse(headers: [("Content-Length", "100")], body: body), code: .badServerResponse,
+                what: "the response's content-length says 100 and its DATA carry 18 bytes"),
+            Failure(
+                id: "reset-stream.protocol-error", rule: "ERR-19",
+                response: MockResponse(fault: MockFault(.resetStream(.protocolError), .afterRequest)), code: .badServerResponse,
+                what: "the server resets the stream with PROTOCOL_ERROR"),
+            Failure(
+                id: "reset-stream.internal-error", rule: "ERR-20",
+                response: MockResponse(fault: MockFault(.resetStream(.internalError), .afterRequest)), code: .networkConnectionLost,
+                what: "the server resets the stream with INTERNAL_ERROR before answering"),
+            Failure(
+                id: "reset-stream.mid-body", rule: "ERR-20",
+                response: MockResponse(body: body, fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(5))),
+                code: .networkConnectionLost, what: "the server resets the stream with CANCEL after 5 body bytes"),
+            Failure(
+                id: "reset-stream.mid-request-body", rule: "ERR-20",
+                response: MockResponse(fault: MockFault(.resetStream(.internalError), .afterRequestBodyBytes(4))),
+                code: .networkConnectionLost, what: "the server resets the stream after reading 4 bytes of the request body", method: "POST"
+            ),
+            Failure(
+                id: "goaway.error-mid-body", rule: "ERR-20",
+                response: MockResponse(body: body, fault: MockFault(.goAway(lastStreamID: 1, .internalError), .afterResponseBodyBytes(5))),
+                code: .networkConnectionLost, what: "the server sends GOAWAY INTERNAL_ERROR after 5 body bytes and closes"),
+            Failure(
+                id: "zero-window.upload", rule: "ERR-7", response: MockResponse(fault: MockFault(.zeroWindow, .afterRequestHead)),
+                code: .timedOut, what: "the server sets every flow-control window to 0 while a 200 000-byte body is uploaded",
+                method: "POST"),
+        ]
+        return failures.map { failure in
+            ConformanceCase(
+                id: "http2.\(failure.id)", title: "\(failure.what): url(\(URLErrorName.describe(failure.code.rawValue)))",
+                rules: [failure.rule],
+                explanation:
+                    "Over HTTP/2, \(failure.what). The fetch fails with \(URLErrorName.describe(failure.code.rawValue)), as its HTTP/1.1 equivalent does, never as the unknown code -1 or a hang.",
+                requires: [.http2], server: h2(failure.response),
+                resource: ResourceSpec().with {
+                    $0.timeout = 1
+                    $0.method = failure.method
+                    if failure.method == "POST" { $0.body = Data(count: failure.id.hasPrefix("zero-window") ? 200_000 : 64) }
+                },
+                expected: Expectation(url(failure.code)))
+        }
+    }
+
+    private static var violations: [ConformanceCase] {
+        let violations: [(HTTP2Violation, String)] = [
+            (.invalidSetting, "a SETTINGS frame with SETTINGS_ENABLE_PUSH = 2"),
+            (.hpackError, "response HEADERS that refer to HPACK index 0"),
+            (.pushPromise, "a PUSH_PROMISE to a client that disabled push"),
+            (.dataBeforeHeaders, "DATA on the request's stream before any HEADERS"),
+            (.windowOverflow, "a WINDOW_UPDATE that takes the client's window past 2^31-1"),
+        ]
+        return violations.map { violation, what in
+            ConformanceCase(
+                id: "http2.violation.\(kebab(violation.description))", title: "\(what): url(networkConnectionLost), never a hang",
+                rules: ["ERR-21"],
+                explanation:
+                    "The server answers the request with \(what), a connection error the client must refuse (RFC 9113), then keeps the connection open. The fetch fails at once with networkConnectionLost.",
+                requires: [.http2], server: h2(MockResponse(fault: MockFault(.http2Violation(violation), .afterRequest))),
+                resource: ResourceSpec().with { $0.timeout = 5 },
+                expected: Expectation(url(.networkConnectionLost)))
+        }
+    }
+
+    /// `invalidSetting` as `invalid-setting`.
+    private static func kebab(_ name: String) -> String {
+        name.reduce(into: "") { $0 += $1.isUppercase ? "-" + $1.lowercased() : String($1) }
+    }
+}
+
+extension ConformanceCase {
+    /// The same case over HTTP/2, or `nil` when its behaviour depends on the protocol: a fault that fires before
+    /// ALPN (nothing of HTTP/2 happens), or a response whose HTTP/1.1 bytes are the point (a status line, framing).
+    var overHTTP2: ConformanceCase? {
+        let responses = server.allResponses
+        guard
+            !responses.contains(where: { response in
+                response.closeDelimited
+                    || response.fault.map { $0.effect.shapesHTTP1Message || $0.trigger.precedesApplicationProtocol } ?? false
+            })
+        else { return nil }
+        var script = server
+        script.tlsScenario = script.tlsScenario ?? "valid-ec256"
+        script.httpVersions = .http2Only
+        return ConformanceCase(
+            id: id + ".h2", title: title + " (HTTP/2)", rules: rules, level: level,
+            explanation: explanation + " Over HTTP/2: the server selects h2 in ALPN and every request is a stream.",
+            requires: requires.union([.http2]), server: script, stack: stack, resource: resource, action: action, expected: expected)
+    }
+}

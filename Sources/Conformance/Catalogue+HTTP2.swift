@@ -16,7 +16,7 @@ extension Catalogue {
     /// What only HTTP/2 has: ALPN, refused streams and GOAWAY, stream resets, malformed responses, protocol
     /// violations and flow control.
     static var http2: [ConformanceCase] {
-        negotiation + unprocessedRequests + streamFailures + violations
+        negotiation + unprocessedRequests + streamFailures + violations + hostilePeers
     }
 
     private static func h2(_ responses: MockResponse..., versions: MockServer.TLS.HTTPVersions = .http2Only) -> ServerScript {
@@ -190,6 +190,40 @@ extension Catalogue {
                 requires: [.http2], server: h2(MockResponse(fault: MockFault(.http2Violation(violation), .afterRequest))),
                 resource: ResourceSpec().with { $0.timeout = 5 },
                 expected: Expectation(url(.networkConnectionLost)))
+        }
+    }
+
+    private static var hostilePeers: [ConformanceCase] {
+        let refusals: [URLError.Code] = [.networkConnectionLost, .badServerResponse]
+        let floods: [(id: String, what: String, response: MockResponse, codes: [URLError.Code])] = [
+            (
+                "one-huge-field", "a response head with one 300 000-byte field",
+                MockResponse(headers: [("X-Huge", String(repeating: "a", count: 300_000))], body: Data("x".utf8)), refusals
+            ),
+            (
+                "head-past-limits", "a response head of 5 000 fields, 300 KB in all",
+                MockResponse(headers: (0..<5000).map { ("X-Field-\($0)", String(repeating: "a", count: 48)) }, body: Data("x".utf8)),
+                refusals
+            ),
+            (
+                "continuation-flood", "response HEADERS followed by 20 000 CONTINUATION frames that never end the block",
+                MockResponse(fault: MockFault(.http2Violation(.continuationFlood), .afterRequest)), refusals
+            ),
+            (
+                "ping-flood", "50 000 PING frames and then silence",
+                MockResponse(fault: MockFault(.http2Violation(.pingFlood), .afterRequest)), [.timedOut, .networkConnectionLost]
+            ),
+        ]
+        return floods.map { flood in
+            var outcome = url(flood.codes[0])
+            outcome.alsoAcceptedURLErrorCodes = flood.codes.dropFirst().map(\.rawValue)
+            let codes = flood.codes.map { URLErrorName.describe($0.rawValue) }.joined(separator: " or ")
+            return ConformanceCase(
+                id: "http2.hostile.\(flood.id)", title: "\(flood.what): url(\(codes)), never a crash or a hang", rules: ["ERR-22"],
+                explanation:
+                    "The server answers with \(flood.what). The stack stays within its limits and fails the fetch with \(codes) within the request's one-second timeout.",
+                requires: [.http2], server: h2(flood.response), resource: ResourceSpec().with { $0.timeout = 1 },
+                expected: Expectation(outcome))
         }
     }
 

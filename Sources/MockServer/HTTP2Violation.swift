@@ -1,9 +1,11 @@
-/// A frame that breaks HTTP/2 (RFC 9113), written raw because nghttp2 refuses to produce it: what a client must
-/// refuse with a connection error, never follow.
+/// A frame, or a bounded run of frames, that breaks HTTP/2 (RFC 9113) or abuses it, written raw because nghttp2
+/// refuses to produce it: what a client must refuse, never follow or buffer without end.
 ///
 /// Used through ``MockFault/Effect/http2Violation(_:)``. New violations may be added; switch with a `default`.
 public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
-    enum Base: Sendable, Hashable { case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, missingStatus }
+    enum Base: Sendable, Hashable {
+        case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, missingStatus, continuationFlood, pingFlood
+    }
     let base: Base
     private init(_ base: Base) { self.base = base }
 
@@ -22,6 +24,12 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     /// the client refuses with a stream error (§8.1.1, §8.3.2) while the connection lives on.
     public static let missingStatus = HTTP2Violation(.missingStatus)
 
+    /// Response `HEADERS` without `END_HEADERS`, then 20 000 `CONTINUATION` frames of one header field each (about
+    /// 700 KB of header block, never ended): a client must stop at its header limit, not buffer it all.
+    public static let continuationFlood = HTTP2Violation(.continuationFlood)
+    /// 50 000 `PING` frames at once (850 KB), each asking for an acknowledgement, and no response.
+    public static let pingFlood = HTTP2Violation(.pingFlood)
+
     /// The violation's stable name (`invalidSetting`, `hpackError`, …).
     public var description: String {
         switch base {
@@ -31,6 +39,8 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .dataBeforeHeaders: "dataBeforeHeaders"
         case .windowOverflow: "windowOverflow"
         case .missingStatus: "missingStatus"
+        case .continuationFlood: "continuationFlood"
+        case .pingFlood: "pingFlood"
         }
     }
 
@@ -45,7 +55,24 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .windowOverflow: Self.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7F, 0xFF, 0xFF, 0xFF])
         // END_STREAM | END_HEADERS; `content-length: 0` as a literal with the static table's name 28 (RFC 7541 §6.2.2).
         case .missingStatus: Self.frame(type: 0x1, flags: 0x5, stream: stream, payload: [0x0F, 0x0D, 0x01, 0x30])
+        case .continuationFlood:
+            // `:status: 200` (static index 8), then `x-flood: 0123456789abcdef` as a literal with a new name, each time.
+            Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])
+                + Self.repeated(
+                    Self.frame(
+                        type: 0x9, flags: 0, stream: stream,
+                        payload: [0x00, 0x07] + Array("x-flood".utf8) + [0x10] + Array("0123456789abcdef".utf8)),
+                    20_000)
+        case .pingFlood: Self.repeated(Self.frame(type: 0x6, flags: 0, stream: 0, payload: Array(repeating: 0, count: 8)), 50_000)
         }
+    }
+
+    /// `count` copies of a frame, appended whole so that even a debug build makes a flood in a millisecond.
+    private static func repeated(_ frame: [UInt8], _ count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frame.count * count)
+        for _ in 0..<count { bytes.append(contentsOf: frame) }
+        return bytes
     }
 
     /// A frame: 24-bit length, type, flags, 31-bit stream ID, payload (RFC 9113 §4.1).

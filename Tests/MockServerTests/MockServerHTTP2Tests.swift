@@ -250,3 +250,31 @@ extension MockServerHTTP2Tests {
         #expect(result.body == "0123", "\(result.output)")
     }
 }
+
+extension MockServerHTTP2Tests {
+    @Test("nghttp sees a stream reset with its code")
+    func nghttpSeesAStreamResetWithItsCode() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(fault: MockFault(.resetStream(.enhanceYourCalm), .afterRequest)))
+
+        let result = TestProcess.run(
+            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
+            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
+
+        #expect(result.stdout.contains("recv RST_STREAM frame"), "\(result.stdout)")
+        #expect(result.stdout.contains("error_code=ENHANCE_YOUR_CALM"), "\(result.stdout)")
+    }
+
+    @Test("nghttp sees a GOAWAY with its last-stream-id and code")
+    func nghttpSeesAGoAwayWithItsLastStreamIDAndCode() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(fault: MockFault(.goAway(lastStreamID: 0, .internalError), .afterRequest)))
+
+        let result = TestProcess.run(
+            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
+            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
+
+        #expect(result.stdout.contains("recv GOAWAY frame"), "\(result.stdout)")
+        #expect(result.stdout.contains("last_stream_id=0, error_code=INTERNAL_ERROR"), "\(result.stdout)")
+    }
+}

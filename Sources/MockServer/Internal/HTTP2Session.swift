@@ -67,6 +67,8 @@ final class HTTP2Session {
         // A flood of PINGs or SETTINGS would otherwise queue acknowledgements without end.
         nghttp2_option_set_max_outbound_ack(option, 1000)
         nghttp2_option_set_max_settings(option, 64)
+        // nghttp2 would silently drop a response head over 64 KiB; a test of a client's head limit needs more.
+        nghttp2_option_set_max_send_header_block_length(option, 16 * 1024 * 1024)
         // Window is granted by hand as body bytes arrive, so a fault can stop granting it (zeroWindow).
         nghttp2_option_set_no_auto_window_update(option, 1)
         var created: OpaquePointer?

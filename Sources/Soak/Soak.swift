@@ -5,8 +5,8 @@ import FoundationNetworking
 #endif
 import Reference
 
-/// A bounded soak of the reference stack: many fetches through one stack at a time against a MockServer in a
-/// child process, with a random mix of responses, faults, cancels, immediate and delayed retries, and stacks
+/// A bounded soak of the reference stack: many fetches through one stack at a time against two MockServers in a
+/// child process, plain HTTP/1.1 and HTTP/2 over TLS, with a random mix of responses, faults, cancels, immediate and delayed retries, and stacks
 /// released with fetches pending. It prints fetches, completions, lost and double completions, and the
 /// process's memory, descriptors and threads after 10 % of the fetches and at the end; it exits non-zero on a
 /// lost or double completion, or on growth past the stated bounds.
@@ -26,7 +26,7 @@ struct Soak {
             rssBound: value("--rss-bound-mib", 5) * 1_048_576)
         let server = try SoakServerProcess()
         defer { server.stop() }
-        let passed = SoakRun(options: options, port: server.port).run()
+        let passed = SoakRun(options: options, port: server.port, tlsPort: server.tlsPort).run()
         exit(passed ? 0 : 1)
     }
 }
@@ -34,6 +34,7 @@ struct Soak {
 /// The child process that serves the soak.
 final class SoakServerProcess {
     let port: Int
+    let tlsPort: Int
     private let process = Process()
     private let input = Pipe()
 
@@ -45,10 +46,11 @@ final class SoakServerProcess {
         process.standardOutput = output
         try process.run()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the soak server printed no port: \(line)"])
+        let ports = line.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard ports.count == 2 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the soak server printed no ports: \(line)"])
         }
-        self.port = port
+        (port, tlsPort) = (ports[0], ports[1])
     }
 
     func stop() {

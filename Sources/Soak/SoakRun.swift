@@ -21,10 +21,23 @@ struct SoakRun {
     /// What one fetch of the mix does.
     private enum Kind: CaseIterable {
         case ok, big, empty, flakyDelayed, flakyImmediate, close, reset, cutHead, cutBody, garbage, stall, cancelAtOnce, cancelLater
+        case refusedStream, goAway, resetStream
+
+        /// Whether the fault is an HTTP/1.1 message's bytes (always plain) or an HTTP/2 frame's (always TLS).
+        var protocols: Protocols {
+            switch self {
+            case .cutHead, .garbage: .http1
+            case .refusedStream, .goAway, .resetStream: .http2
+            default: .either
+            }
+        }
     }
+
+    private enum Protocols { case http1, http2, either }
 
     let options: Options
     let port: Int
+    let tlsPort: Int
 
     func run() -> Bool {
         let ledger = CompletionLedger(fetches: options.fetches)
@@ -34,6 +47,7 @@ struct SoakRun {
         var stack = makeStack()
         var stacks = 1
         var checkpoint: ProcessStatus?
+        var http2Fetches = 0
         let started = ContinuousClock.now
         let before = ProcessStatus.now()
         print(
@@ -56,7 +70,9 @@ struct SoakRun {
                 return false
             }
             let kind = Kind.allCases[Int(random.next() % UInt64(Kind.allCases.count))]
-            let fetch = stack.fetch(resource: resource(kind)) { _ in
+            let overHTTP2 = kind.protocols == .http2 || (kind.protocols == .either && random.next() % 2 == 0)
+            if overHTTP2 { http2Fetches += 1 }
+            let fetch = stack.fetch(resource: resource(kind, overHTTP2: overHTTP2)) { _ in
                 ledger.complete(index)
                 window.signal()
             }
@@ -71,7 +87,7 @@ struct SoakRun {
         let tally = ledger.tally()
         let seconds = Double((ContinuousClock.now - started).components.seconds)
         print(
-            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches, \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
+            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches (\(http2Fetches) over HTTP/2), \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
         )
         print("soak: after: \(after)")
         return verdict(drained: drained, lost: tally.lost, doubles: tally.doubles, checkpoint: checkpoint ?? before, after: after)
@@ -117,10 +133,12 @@ struct SoakRun {
     }
 
     private func makeStack() -> Network.URLSessionNetworkStack {
-        Network.URLSessionNetworkStack(retryQueue: DispatchQueue(label: "soak.retry"))
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        configuration.trustRoots = (try? .only(pemFiles: [SoakServer.root])) ?? .system
+        return Network.URLSessionNetworkStack(configuration: configuration, retryQueue: DispatchQueue(label: "soak.retry"))
     }
 
-    private func resource(_ kind: Kind) -> Network.URLSessionResource {
+    private func resource(_ kind: Kind, overHTTP2: Bool) -> Network.URLSessionResource {
         let path: String
         var interceptors: [URLSessionResourceInterceptor] = []
         var timeout: TimeInterval = 10
@@ -142,8 +160,12 @@ struct SoakRun {
         case .stall:
             path = "/stall"
             timeout = 0.05
+        case .refusedStream: path = "/refused"
+        case .goAway: path = "/goaway"
+        case .resetStream: path = "/reset-stream"
         }
-        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: timeout)
+        let base = overHTTP2 ? "https://localhost:\(tlsPort)" : "http://127.0.0.1:\(port)"
+        let request = URLRequest(url: URL(string: base + path)!, timeoutInterval: timeout)
         return Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) }, interceptors: interceptors)
     }
 }

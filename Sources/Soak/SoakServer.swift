@@ -1,18 +1,27 @@
 import Foundation
 import MockServer
 
-/// The server half of the soak, run as a child process (`soak --serve`) so that its journal, which keeps every
-/// request, does not count against the client's memory.
+/// The server half of the soak, run as a child process (`soak --serve`) so that its journals, which keep every
+/// request, do not count against the client's memory: a plain HTTP/1.1 server, and a TLS server that speaks
+/// HTTP/2 to a client that offers it (HTTP/1.1 otherwise), with the same responses.
 enum SoakServer {
 
-    /// Serves until standard input closes; prints the port on the first line of standard output.
+    /// The certificate the TLS server serves and the root that trusts it, in the fixture catalogue.
+    static let chain = "Fixtures/certs/valid-ec256/served.pem"
+    static let key = "Fixtures/certs/valid-ec256/leaf.key"
+    static let root = "Fixtures/certs/roots/root-a.pem"
+
+    /// Serves until standard input closes; prints both ports on the first line of standard output.
     static func run() throws {
-        let server = try MockServer()
-        server.dispatcher = MockDispatcher { request in response(for: request.path) }
-        // Written straight to the pipe: print's buffer would hold the port until exit.
-        FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
+        let plain = try MockServer()
+        let tls = try MockServer(
+            tls: MockServer.TLS(identity: .init(chainFile: chain, keyFile: key), httpVersions: .http1AndHTTP2))
+        for server in [plain, tls] { server.dispatcher = MockDispatcher { request in response(for: request.path) } }
+        // Written straight to the pipe: print's buffer would hold the ports until exit.
+        FileHandle.standardOutput.write(Data("\(plain.port) \(tls.port)\n".utf8))
         while readLine() != nil {}
-        _ = server.shutdown()
+        _ = plain.shutdown()
+        _ = tls.shutdown()
     }
 
     /// What each path of the soak mix answers.
@@ -28,6 +37,11 @@ enum SoakServer {
         case "/cut-body": return MockResponse(status: 200, body: Data(count: 4096), fault: .closeAfterBodyBytes(100))
         case "/garbage": return .fault(.garbageThenClose(Data("not http\r\n\r\n".utf8)))
         case "/stall": return .fault(.stallAfterRequest)
+        case "/refused":
+            return Bool.random() ? .fault(MockFault(.resetStream(.refusedStream), .afterRequestHead)) : MockResponse(status: 200)
+        case "/goaway": return .fault(MockFault(.goAway(), .afterRequestHead))
+        case "/reset-stream":
+            return MockResponse(status: 200, body: Data(count: 4096), fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(100)))
         default: return MockResponse(status: 404)
         }
     }

@@ -34,11 +34,11 @@ static size_t append(char *data, size_t size, size_t count, void *user) {
     return n;
 }
 
-static CURL *make_handle(const char *url, const char *cafile, int close, struct curl_slist *headers, body *buffer) {
+static CURL *make_handle(const char *url, const char *cafile, int close, int http2, struct curl_slist *headers, body *buffer) {
     CURL *easy = curl_easy_init();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, http2 ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, append);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, buffer);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, 30000L);
@@ -111,7 +111,7 @@ static void concurrent(CURLM *multi, CURL **handles, body *buffers, int inflight
     }
 }
 
-crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close,
+crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close, int http2,
                              double max_seconds, double *latencies) {
     crawcurl_result result = {0, 0, 0, 0};
     crawcurl_result ignored = {0, 0, 0, 0};
@@ -120,7 +120,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
     struct curl_slist *headers = curl_slist_append(NULL, "Connection: close");
     if (inflight <= 1) {
         body buffer = {NULL, 0, 0, &bytes};
-        CURL *easy = make_handle(url, cafile, close, headers, &buffer);
+        CURL *easy = make_handle(url, cafile, close, http2, headers, &buffer);
         sequential(easy, &buffer, warmup, 0, NULL, &ignored);
         bytes = 0;
         double start = now();
@@ -134,7 +134,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
         body *buffers = calloc((size_t)inflight, sizeof(body));
         for (int i = 0; i < inflight; i++) {
             buffers[i].total = &bytes;
-            handles[i] = make_handle(url, cafile, close, headers, &buffers[i]);
+            handles[i] = make_handle(url, cafile, close, http2, headers, &buffers[i]);
             curl_easy_setopt(handles[i], CURLOPT_PRIVATE, &buffers[i]);
         }
         concurrent(multi, handles, buffers, inflight, warmup, 0, NULL, &ignored);

@@ -2,7 +2,7 @@
 // contender and round (each in its own process, pinned to a CPU) and turns the lines into a table.
 //
 //   bench run --client NAME --url URL --cafile PEM [--count N] [--warmup N] [--inflight N] [--seconds S]
-//             [--close] [--pin PEM] [--profile strict|compatible]
+//             [--close] [--http2] [--pin PEM] [--profile strict|compatible]
 //
 // Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
 // stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation).
@@ -30,6 +30,7 @@ struct Options {
         while let key = iterator.next() {
             guard key.hasPrefix("--") else { fatalError("unexpected argument \(key)") }
             if key == "--close" { values["close"] = "yes"; continue }
+            if key == "--http2" { values["http2"] = "yes"; continue }
             values[String(key.dropFirst(2))] = iterator.next() ?? ""
         }
     }
@@ -47,6 +48,8 @@ struct Plan: Sendable {
     var inflight: Int
     var seconds: Double
     var close: Bool
+    /// Offer HTTP/2 in ALPN (the reference stack and URLSession always do; libcurl C and AsyncHTTPClient only then).
+    var http2 = false
 }
 
 /// What the timed part of one loop measured.
@@ -138,7 +141,8 @@ func asyncLoop(_ ticket: Ticket, inflight: Int, _ request: @escaping @Sendable (
 func libcurl(_ plan: Plan) -> Outcome {
     var latencies = [Double](repeating: 0, count: plan.count)
     let result = latencies.withUnsafeMutableBufferPointer {
-        crawcurl_run(plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0,
+        crawcurl_run(
+            plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0, plan.http2 ? 1 : 0,
             plan.seconds, $0.baseAddress)
     }
     return Outcome(completed: result.completed, failures: result.failures, bytes: Int(result.bytes), seconds: result.seconds,
@@ -261,13 +265,13 @@ func referenceAsync(_ stack: Network.URLSessionNetworkStack, _ plan: Plan) -> Ou
 }
 
 /// AsyncHTTPClient 1.37 on the shared NIO event loop group (its size follows the CPUs the process may use),
-/// HTTP/1.1 only, trusting only the given root, a pool as wide as `inflight`.
+/// HTTP/1.1 only unless `--http2` (then `.automatic`: h2 when the server selects it), trusting only the given root, a pool as wide as `inflight`.
 func asyncHTTPClient(_ plan: Plan) -> Outcome {
     blocking {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .file(plan.cafile)
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.httpVersion = .http1Only
+        configuration.httpVersion = plan.http2 ? .automatic : .http1Only
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, plan.inflight))
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         var request = HTTPClientRequest(url: plan.url.absoluteString)
@@ -338,7 +342,8 @@ func run(_ options: Options) throws {
         let cafile = options["cafile"]
     else { fatalError("run needs --client NAME --url URL --cafile PEM") }
     let plan = Plan(url: url, cafile: cafile, count: options.int("count", 1000), warmup: options.int("warmup", 100),
-        inflight: max(1, options.int("inflight", 1)), seconds: options.double("seconds", 10), close: options["close"] != nil)
+        inflight: max(1, options.int("inflight", 1)), seconds: options.double("seconds", 10), close: options["close"] != nil,
+        http2: options["http2"] != nil)
     let cpuBefore = cpuSeconds()
     let outcome: Outcome
     switch client {
@@ -365,5 +370,5 @@ switch arguments.first {
 case "run": try run(Options(arguments.dropFirst()))
 default:
     print("usage: bench run --client libcurl|reference|reference-async|ahc|urlsession --url URL --cafile PEM")
-    print("                 [--count N] [--warmup N] [--inflight N] [--seconds S] [--close] [--pin PEM] [--profile strict|compatible]")
+    print("                 [--count N] [--warmup N] [--inflight N] [--seconds S] [--close] [--http2] [--pin PEM] [--profile strict|compatible]")
 }

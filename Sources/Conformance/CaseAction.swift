@@ -26,6 +26,10 @@ package enum CaseAction: Sendable, Hashable {
     /// Fetch the case's resource at each of these paths, all at once on the same stack, and wait for every
     /// fetch. The outcome is the first path's; ``Check/fetches(path:kind:count:)`` judges the others.
     case concurrent(paths: [String])
+    /// Fetch the case's resource under each of these host names in turn (each pointed at the case's server, so
+    /// the stack needs ``SubjectFeature/resolveOverrides``), one after the other on the same stack. The outcome is
+    /// the last one's; ``Check/fetches(path:kind:count:)`` judges the others, with the host name as the path.
+    case hosts([String])
 }
 
 /// When a case cancels its fetch.

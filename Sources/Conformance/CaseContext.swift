@@ -28,8 +28,13 @@ final class CaseContext: Sendable {
     /// The case's server URL for a path (the request makers need it).
     let url: @Sendable (String) -> URL
 
-    init(url: @escaping @Sendable (String) -> URL) {
+    /// The URL of a path on the case's server under another host name.
+    let hostURL: @Sendable (_ host: String, _ path: String) -> URL
+
+    init(url: @escaping @Sendable (String) -> URL, hostURL: @escaping @Sendable (String, String) -> URL = { _, path in URL(string: path)! })
+    {
         self.url = url
+        self.hostURL = hostURL
     }
 
     // MARK: Recording

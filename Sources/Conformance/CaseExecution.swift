@@ -120,7 +120,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let port = server.port
         let scheme = server.isTLS ? "https" : "http"
         let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
-        let context = CaseContext { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! }
+        let context = CaseContext(
+            url: { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! },
+            hostURL: { host, path in URL(string: "\(scheme)://\(host):\(port)\(path)")! })
         defer { context.endCase() }
 
         var handler: (any AuthenticationChallengeHandler)?
@@ -141,10 +143,13 @@ struct CaseExecution<Subject: ConformanceSubject> {
             }
         }
         let roots = (testCase.stack.trustedRoots ?? scenario?.trust ?? []).map(fixtures.path)
-        let needsResolve = server.isTLS && host != "localhost" && host.first?.isNumber != true && !host.contains(":")
+        var otherHosts: [String] = []
+        if case .hosts(let hosts) = testCase.action { otherHosts = hosts }
+        let needsResolve =
+            server.isTLS && ([host] + otherHosts).contains { $0 != "localhost" && $0.first?.isNumber != true && !$0.contains(":") }
         // The URL's spelling of the host and, when it differs, the canonical one (lower case, no trailing dot):
         // a stack may look the override up by either.
-        let overrides = Set([host, script.canonicalHost]).sorted().map { "\($0):\(port):127.0.0.1" }
+        let overrides = Set([host, script.canonicalHost] + otherHosts).sorted().map { "\($0):\(port):127.0.0.1" }
         let environment = StackEnvironment(
             authenticationChallengeHandler: handler, trustedRootFiles: roots, verificationTime: testCase.stack.verificationTime,
             resolveOverrides: needsResolve ? overrides : [],
@@ -331,6 +336,20 @@ struct CaseExecution<Subject: ConformanceSubject> {
             for index in 0..<count {
                 current.fetch(resource: resource, completion: complete)
                 try awaitCompletion("fetch \(index + 1) of \(count)")
+            }
+
+        case .hosts(let hosts):
+            for (index, host) in hosts.enumerated() {
+                let request = ResourceBuilder.request(for: testCase.resource, context: context)
+                var retargeted = request
+                retargeted.url = context.hostURL(host, request.url?.path ?? "/")
+                let resource = ResourceBuilder.resource(for: testCase.resource, context: context, request: retargeted)
+                if index == hosts.count - 1 {
+                    current.fetch(resource: resource, completion: complete)
+                } else {
+                    current.fetch(resource: resource) { context.completeOther(Outcome($0), path: host) }
+                }
+                try awaitCompletion("the fetch of \(host), \(index + 1) of \(hosts.count)")
             }
         }
     }

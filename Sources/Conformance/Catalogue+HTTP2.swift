@@ -16,7 +16,7 @@ extension Catalogue {
     /// What only HTTP/2 has: ALPN, refused streams and GOAWAY, stream resets, malformed responses, protocol
     /// violations and flow control.
     static var http2: [ConformanceCase] {
-        negotiation + unprocessedRequests + streamFailures + violations + hostilePeers
+        negotiation + coalescing + unprocessedRequests + streamFailures + violations + hostilePeers
     }
 
     private static func h2(_ responses: MockResponse..., versions: MockServer.TLS.HTTPVersions = .http2Only) -> ServerScript {
@@ -47,6 +47,47 @@ extension Catalogue {
                     "The server answers ALPN with http/1.1 only. The fetch succeeds over HTTP/1.1: offering h2 never costs a server that lacks it anything.",
                 server: h2(ok(), versions: .http1Only),
                 expected: Expectation(success(), journal: JournalExpectation(requests: 1, http2: false))),
+        ]
+    }
+
+    /// A certificate naming two hosts invites a client to carry both over one HTTP/2 connection (coalescing).
+    private static var coalescing: [ConformanceCase] {
+        var script = ServerScript(tlsScenario: "multi-host", host: "a.example.test", repeating: ok())
+        script.httpVersions = .http2Only
+        let hosts = ["a.example.test", "b.example.test"]
+        return [
+            ConformanceCase(
+                id: "http2.coalescing.second-host-checked",
+                title: "a second host under the same certificate gets its own check: its pins refuse it",
+                rules: ["HTTP-17", "TRUST-6"],
+                explanation:
+                    "The server's certificate names a.example.test and b.example.test and the server speaks HTTP/2, where a client may carry both names over one connection. The handler pins a.example.test to the leaf and b.example.test to a key of no certificate. a.example.test is fetched, then b.example.test: b's own pins refuse it before any request for b reaches the server.",
+                requires: [.http2, .resolveOverrides, .challengeBeforeRequest], server: script,
+                stack: StackSetup(
+                    handler: .evaluator("a.example.test pinned to the leaf, b.example.test to an unknown key") {
+                        [try policy("a.example.test", [try $0.pin("multi-host", "leaf")]), try policy("b.example.test", [unknownPin])]
+                    }),
+                action: .hosts(hosts),
+                expected: Expectation(
+                    Outcome(
+                        kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:noPinMatched"),
+                    journal: JournalExpectation(requests: 1), checks: [.fetches(path: "a.example.test", kind: .success, count: 1)])),
+            ConformanceCase(
+                id: "http2.coalescing.both-hosts-checked",
+                title: "two hosts under one certificate, both pinned to it: each is checked, both succeed",
+                rules: ["HTTP-17", "TRUST-6"],
+                explanation:
+                    "As above, with both hosts pinned to the leaf: the two fetches succeed, and the handler was asked about each host, whether the stack opened a second connection or re-checked the first for b.example.test.",
+                requires: [.http2, .resolveOverrides], server: script,
+                stack: StackSetup(
+                    handler: .evaluator("a.example.test and b.example.test pinned to the leaf") { fixtures in
+                        let leaf = try fixtures.pin("multi-host", "leaf")
+                        return try hosts.map { try policy($0, [leaf]) }
+                    }),
+                action: .hosts(hosts),
+                expected: Expectation(
+                    success(), journal: JournalExpectation(requests: 2),
+                    checks: [.fetches(path: "a.example.test", kind: .success, count: 1), .challengedHosts(hosts)])),
         ]
     }
 

@@ -28,6 +28,8 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     case priorityCalls([String])
     /// The trust handler was asked this many times.
     case challenges(Int)
+    /// The trust handler was asked about each of these hosts, in this order of first appearance, and no other.
+    case challengedHosts([String])
     /// The first challenge named this host and carried chains with these SPKI pins (leaf first; `nil`: not checked).
     case challenge(host: String, servedPins: [String]?, verifiedPins: [String]?)
     /// The first challenge's standard validation: `valid` or the `ChainValidationFailure` kind.
@@ -62,6 +64,7 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         case .completions(let n): "completion called exactly \(n) time(s)"
         case .priorityCalls(let calls): "priority closure calls \(calls)"
         case .challenges(let n): "\(n) trust challenge(s)"
+        case .challengedHosts(let hosts): "trust challenges for \(hosts.joined(separator: ", "))"
         case .challenge(let host, let served, let verified):
             "challenge for \(host)" + (served.map { ", served pins \($0)" } ?? "") + (verified.map { ", verified pins \($0)" } ?? "")
         case .challengeStandardValidation(let result): "standard validation \(result)"

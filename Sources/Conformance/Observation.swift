@@ -84,6 +84,10 @@ struct Observation: Sendable {
             case .challenges(let expected):
                 if challenges.count == expected { return nil }
                 actual = "\(challenges.count)"
+            case .challengedHosts(let expected):
+                let hosts = challenges.map(\.host).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                if hosts == expected { return nil }
+                actual = "\(hosts)"
             case .challenge(let host, let servedPins, let verifiedPins):
                 guard let first = challenges.first else { actual = "no challenge"; break }
                 let served = first.servedChain.map(\.spkiSHA256)

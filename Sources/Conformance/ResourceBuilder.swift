@@ -24,8 +24,9 @@ enum ResourceBuilder {
         return request
     }
 
-    static func resource(for spec: ResourceSpec, context: CaseContext) -> Network.URLSessionResource {
-        let made = request(for: spec, context: context)
+    /// The resource, making `request` (by default the spec's own) the way the spec says.
+    static func resource(for spec: ResourceSpec, context: CaseContext, request: URLRequest? = nil) -> Network.URLSessionResource {
+        let made = request ?? self.request(for: spec, context: context)
         let making: Network.BaseRequestMaking<URLRequest>
         switch spec.requestMaking {
         case .immediate:

@@ -6,11 +6,6 @@ import MockServer
 import Reference
 import Testing
 
-private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> URLError.Code? {
-    guard case .url(let error)? = result.failure else { return nil }
-    return error.code
-}
-
 /// The stack over HTTP/2: ALPN, the version policy, libcurl's hidden replays brought under a bound, and every
 /// HTTP/2 failure as a specific `URLError`.
 @Suite("HTTP/2", .timeLimit(.minutes(1)))
@@ -62,7 +57,7 @@ struct HTTP2Tests {
 
         let result = harness.fetch(harness.resource())
 
-        #expect(urlErrorCode(result) == .networkConnectionLost)
+        #expect(result.urlErrorCode == .networkConnectionLost)
         #expect(harness.server.journal.reduce(0) { $0 + $1.requestCount } == 3, "libcurl alone would send it six times")
     }
 
@@ -77,7 +72,7 @@ struct HTTP2Tests {
         let harness = try Harness(httpVersions: .http2Only)
         harness.server.enqueue(response)
 
-        #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
+        #expect(harness.fetch(harness.resource()).urlErrorCode == .badServerResponse)
     }
 
     @Test(
@@ -91,7 +86,7 @@ struct HTTP2Tests {
         let harness = try Harness(httpVersions: .http2Only)
         harness.server.enqueue(MockResponse(body: Data("0123456789".utf8), fault: fault))
 
-        #expect(urlErrorCode(harness.fetch(harness.resource())) == .networkConnectionLost)
+        #expect(harness.fetch(harness.resource()).urlErrorCode == .networkConnectionLost)
     }
 
     @Test(
@@ -101,7 +96,7 @@ struct HTTP2Tests {
         let harness = try Harness(httpVersions: .http2Only)
         harness.server.enqueue(MockResponse(fault: MockFault(.http2Violation(violation), .afterRequest)))
 
-        #expect(urlErrorCode(harness.fetch(harness.resource(timeout: 5))) == .networkConnectionLost)
+        #expect(harness.fetch(harness.resource(timeout: 5)).urlErrorCode == .networkConnectionLost)
         let record = try harness.server.waitForClose(ofConnection: 0)
         #expect(record.http2.goAway != nil, "the client refused the violation with a GOAWAY")
     }
@@ -113,7 +108,7 @@ struct HTTP2Tests {
 
         let result = harness.fetch(harness.resource(method: "POST", body: Data(count: 200_000), timeout: 1))
 
-        #expect(urlErrorCode(result) == .timedOut)
+        #expect(result.urlErrorCode == .timedOut)
     }
 
     @Test("a request a GOAWAY left out is sent again on a new connection")
@@ -134,7 +129,7 @@ struct HTTP2Tests {
         harness.server.enqueue(MockResponse(fault: .stallAfterRequest))
         harness.server.enqueue(MockResponse(body: Data("second".utf8)))
 
-        #expect(urlErrorCode(harness.fetch(harness.resource(timeout: 0.5))) == .timedOut)
+        #expect(harness.fetch(harness.resource(timeout: 0.5)).urlErrorCode == .timedOut)
         let result = harness.fetch(harness.resource())
 
         #expect(result.success?.value == Data("second".utf8))

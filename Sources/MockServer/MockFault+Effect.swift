@@ -44,24 +44,35 @@ extension MockFault {
         public static func garbage(_ bytes: Data) -> Effect { Effect(.garbage(bytes)) }
 
         // MARK: Bending the response
-        /// Send only the body, as an HTTP/0.9 "simple response", then close.
+        // Each has an HTTP/2 form, the nearest way to break the same part of an HTTP/2 response.
+
+        /// Send only the body, as an HTTP/0.9 "simple response", then close (HTTP/2: a `DATA` frame with the body
+        /// before any `HEADERS`, then close).
         public static let http09Reply = Effect(.http09Reply)
-        /// Send a status line whose code is not three digits (`HTTP/1.1 2000 OK`), then the response, then close.
+        /// Send a status line whose code is not three digits (`HTTP/1.1 2000 OK`), then the response, then close
+        /// (HTTP/2: `:status: 2000`).
         public static let malformedStatusLine = Effect(.malformedStatusLine)
-        /// Send the status line and headers without the terminating blank line, then close.
+        /// Send the status line and headers without the terminating blank line, then close (HTTP/2: `HEADERS` without
+        /// `END_HEADERS`, then close).
         public static let headWithoutBlankLine = Effect(.headWithoutBlankLine)
-        /// Pad the response head with a header so the head is at least this many bytes, then close after the response.
+        /// Pad the response head with a header so the head is at least this many bytes, then close after the response
+        /// (HTTP/2: an `x-oversized` field of about that many bytes).
         public static func oversizedHead(_ size: Int) -> Effect { Effect(.oversizedHead(size)) }
-        /// Send two `Content-Length` headers that disagree (the true length and one more), then close after the body.
+        /// Send two `Content-Length` headers that disagree (the true length and one more), then close after the body
+        /// (HTTP/2: two `content-length` fields that disagree).
         public static let conflictingContentLength = Effect(.conflictingContentLength)
-        /// Send a chunked body whose first chunk-size line is not hexadecimal, then close.
+        /// Send a chunked body whose first chunk-size line is not hexadecimal, then close (HTTP/2, which has no chunks:
+        /// a `DATA` frame longer than the client's largest frame size, then close).
         public static let malformedChunkSize = Effect(.malformedChunkSize)
-        /// Send a chunked body without the terminating zero-size chunk, then close.
+        /// Send a chunked body without the terminating zero-size chunk, then close (HTTP/2: the body with no
+        /// `content-length` and no `END_STREAM`, then close).
         public static let missingLastChunk = Effect(.missingLastChunk)
-        /// Send these bytes after a body framed by `Content-Length`, as if they were part of it; the connection stays open.
+        /// Send these bytes after a body framed by `Content-Length`, as if they were part of it; the connection stays open
+        /// (HTTP/2: `DATA` past the `content-length`, which makes the response malformed).
         public static func extraBytesBeyondContentLength(_ bytes: Data) -> Effect { Effect(.extraBytesBeyondContentLength(bytes)) }
         /// Send the status line with this version token in place of `HTTP/1.1` (`HTTP/2 200 OK`), framed as usual; the
-        /// connection stays open, so the client decides whether to reuse it.
+        /// connection stays open, so the client decides whether to reuse it (HTTP/2 carries no version: the response
+        /// goes out as it is).
         public static func statusLineVersion(_ version: String) -> Effect { Effect(.statusLineVersion(version)) }
 
         // MARK: HTTP/2

@@ -278,3 +278,27 @@ extension MockServerHTTP2Tests {
         #expect(result.stdout.contains("last_stream_id=0, error_code=INTERNAL_ERROR"), "\(result.stdout)")
     }
 }
+
+extension MockServerHTTP2Tests {
+    @Test(
+        "an effect that bends an HTTP/1.1 message bends the HTTP/2 response its nearest way",
+        arguments: [
+            // A body before any head; a head that never ends; a DATA frame past the client's largest frame size.
+            (MockFault.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18), (.malformedChunkSize, 52),
+            // A `:status` of four digits; two content-lengths that disagree; DATA past the content-length.
+            (.malformedStatusLine, 92), (.conflictingContentLength, 92), (.extraBytesBeyondContentLength(Data("EXTRA".utf8)), 92),
+            // A body of no announced length whose stream never ends.
+            (.missingLastChunkThenClose, 18),
+            // A padded head, and a status line's version, which HTTP/2 does not carry: the response is whole.
+            (.oversizedHead(2000), 0), (.statusLineVersion("HTTP/1.0"), 0),
+        ])
+    func anEffectThatBendsAnHTTP11MessageBendsTheHTTP2ResponseItsNearestWay(fault: MockFault, curlExit: Int32) throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("payload".utf8), fault: fault))
+
+        let result = curl2(server, "/bent")
+
+        #expect(result.exitCode == curlExit, "\(fault): \(result.stderr.split(separator: "\n").last ?? "")")
+        #expect(try server.takeRequest().version == "HTTP/2")
+    }
+}

@@ -176,21 +176,74 @@ extension Connection {
         for interim in response.informational {
             session.submitHeaders(stream, fields: Self.fields(interim, bodyCount: nil), body: nil, final: false)
         }
+        let bend = response.fault.map(\.effect).flatMap { $0.shapesHTTP1Message ? $0 : nil }
+        if let bend, let frames = Self.rawFrames(for: bend, response, stream: stream) {
+            // The message's head or framing is broken below what nghttp2 would send: the frames go raw, then the close.
+            guard flush(session), write(frames) else { return finish(by: .client, kind: .fin) }
+            return finish(by: .server, kind: .fin, closeNotify: false)
+        }
         var cut: Int?
         if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base { cut = count }
-        let bytes = isHead ? [] : [UInt8](response.body)
+        var bytes = isHead ? [] : [UInt8](response.body)
+        var fields = Self.fields(response, bodyCount: response.chunked != nil || response.closeDelimited ? nil : response.body.count)
+        if let bend { Self.bend(bend, &fields, &bytes, &cut, response) }
         let body =
             bytes.isEmpty && cut == nil
             ? nil
             : HTTP2Session.Body(bytes: bytes, cut: cut, frameSizes: (response.chunked ?? []).filter { $0 > 0 }, throttle: response.throttle)
-        let declared = response.chunked != nil || response.closeDelimited ? nil : response.body.count
-        session.submitHeaders(stream, fields: Self.fields(response, bodyCount: declared), body: body, final: true)
+        session.submitHeaders(stream, fields: fields, body: body, final: true)
         if let fault = response.fault, fault.trigger == .afterResponse, fault.effect.endsExchange {
             pending.afterResponse[stream] = fault.effect
         }
         if response.closeConnection {
             session.submitGoAway(lastStreamID: stream, code: .noError)
             pending.closeAfter = stream
+        }
+    }
+
+    // MARK: HTTP/1.1 shapes in their HTTP/2 form
+
+    /// The frames of an HTTP/1.1 bend that breaks HTTP/2's own framing, written raw: a body before any head
+    /// (`http09Reply`), a head that never ends (`headWithoutBlankLine`), a body frame past the client's largest
+    /// frame size (`malformedChunkSize`). `nil` for the bends that only change the fields or the body.
+    static func rawFrames(for bend: MockFault.Effect, _ response: MockResponse, stream: Int32) -> [UInt8]? {
+        switch bend {
+        case .http09Reply:
+            return HTTP2Violation.frame(
+                type: 0x0, flags: 0x1, stream: stream, payload: Array(response.body.isEmpty ? Data("simple".utf8) : response.body))
+        case .headWithoutBlankLine:
+            return HTTP2Violation.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])  // `:status: 200`, no END_HEADERS
+        case .malformedChunkSize:
+            return HTTP2Violation.frame(type: 0x0, flags: 0, stream: stream, payload: Array(repeating: 0x61, count: 16_385))
+        default:
+            return nil
+        }
+    }
+
+    /// The bends that HTTP/2 can carry in a well-framed response: a `:status` that is not three digits, two
+    /// `content-length` fields that disagree, a padded head, bytes past the `content-length`, a body of no announced
+    /// length whose stream never ends (then the close). A status line's version has no HTTP/2 form: the response goes out as it is.
+    static func bend(
+        _ bend: MockFault.Effect, _ fields: inout [(name: String, value: String)], _ bytes: inout [UInt8], _ cut: inout Int?,
+        _ response: MockResponse
+    ) {
+        switch bend.base {
+        case .malformedStatusLine:
+            fields[0].value += "0"
+        case .conflictingContentLength:
+            fields.removeAll { $0.name == "content-length" }
+            fields += [("content-length", String(response.body.count)), ("content-length", String(response.body.count + 1))]
+        case .oversizedHead(let size):
+            let used = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+            fields.append(("x-oversized", String(repeating: "a", count: max(0, size - used - "x-oversized".utf8.count))))
+        case .extraBytesBeyondContentLength(let extra):
+            bytes += Array(extra)
+        case .missingLastChunk:
+            // As a chunked body, no length is announced: only the stream's end could say the body is whole.
+            fields.removeAll { $0.name == "content-length" }
+            cut = bytes.count
+        default:
+            break
         }
     }
 

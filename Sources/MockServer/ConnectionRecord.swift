@@ -76,6 +76,9 @@ public struct ConnectionRecord: Sendable {
     /// What an HTTP/2 client said about the connection itself (its SETTINGS, the streams it reset, its GOAWAY);
     /// empty over HTTP/1.
     public internal(set) var http2 = HTTP2ClientFrames()
+    /// What became of the server's request for a client certificate, or `nil` when it did not ask (or the
+    /// handshake failed before it could).
+    public internal(set) var clientCertificate: ClientCertificate?
     /// Who closed the connection, or `nil` while it is open.
     public internal(set) var closedBy: Closer?
     /// How it was closed, or `nil` while it is open.

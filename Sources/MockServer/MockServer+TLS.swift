@@ -1,3 +1,5 @@
+import Foundation
+
 extension MockServer {
     /// How the server speaks TLS: which certificates it serves, per SNI name, and which protocol versions.
     public struct TLS: Sendable {
@@ -79,6 +81,10 @@ extension MockServer {
         /// The HTTP versions offered in ALPN (default ``HTTPVersions/http1Only``, so a test that did not ask for
         /// HTTP/2 sees HTTP/1.1 framing whatever its client offers).
         public var httpVersions: HTTPVersions = .http1Only
+        /// Whether the server asks the client for a certificate (default ``ClientAuthentication/none``).
+        public var clientAuthentication: ClientAuthentication = .none
+        /// The time client certificates are checked against; `nil` (the default) is the current time.
+        public var clientVerificationTime: Date?
 
         /// Creates a TLS configuration.
         ///

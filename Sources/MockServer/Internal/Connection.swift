@@ -18,6 +18,9 @@ final class Connection {
     var tlsVersion: String?
     /// The protocol ALPN selected, if any.
     var applicationProtocol: String?
+    /// The last TLS alert the server wrote, and the chain the client presented, when the server asks for one.
+    var alertSent: String?
+    var presentedClientChain: [String] = []
     /// Bytes read but not consumed yet (the start of a pipelined request, say).
     var buffer: [UInt8] = []
     var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -127,7 +130,9 @@ final class Connection {
         }
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
+        if tls.asksForClientCertificate { watchClientCertificate(ssl) }
         let result = SSL_accept(ssl)
+        if tls.asksForClientCertificate { recordClientCertificate(ssl) }
         guard result == 1 else {
             let error = SSL_get_error(ssl, result)
             let systemError = errno

@@ -8,11 +8,14 @@ import Foundation
 final class TLSContext: @unchecked Sendable {
     let defaultContext: OpaquePointer
     let httpVersions: MockServer.TLS.HTTPVersions
+    /// Whether the server asks clients for a certificate.
+    let asksForClientCertificate: Bool
     private let contextsByName: [String: OpaquePointer]
     private let allContexts: [OpaquePointer]
 
     init(_ configuration: MockServer.TLS) throws {
         httpVersions = configuration.httpVersions
+        asksForClientCertificate = configuration.clientAuthentication.caFile != nil
         var created: [OpaquePointer] = []
         do {
             let main = try Self.makeContext(configuration.identity, configuration)
@@ -96,6 +99,8 @@ final class TLSContext: @unchecked Sendable {
             SSL_CTX_set_alpn_select_cb(
                 context, alpnSelect, UnsafeMutableRawPointer(bitPattern: ALPNChoice(configuration.httpVersions).rawValue))
 
+            try configureClientAuthentication(context, configuration)
+
             if configuration.sessionResumption {
                 _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
                 let sessionContext = Array("MockServer".utf8)
@@ -113,6 +118,25 @@ final class TLSContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw error
         }
+    }
+
+    /// Asks for a client certificate as configured: the CA file's roots verify it, its subjects are the acceptable
+    /// CA names sent to the client, and the verification time applies to it.
+    private static func configureClientAuthentication(_ context: OpaquePointer, _ configuration: MockServer.TLS) throws {
+        guard let caFile = configuration.clientAuthentication.caFile else { return }
+        guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1, let names = SSL_load_client_CA_file(caFile) else {
+            throw MockServerError(code: .invalidCertificate, message: "cannot load client CA file \(caFile): \(openSSLReason())")
+        }
+        SSL_CTX_set_client_CA_list(context, names)
+        if let time = configuration.clientVerificationTime {
+            X509_VERIFY_PARAM_set_time(SSL_CTX_get0_param(context), time_t(time.timeIntervalSince1970.rounded(.down)))
+        }
+        var mode = SSL_VERIFY_PEER
+        if case .required = configuration.clientAuthentication.base { mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT }
+        SSL_CTX_set_verify(context, mode, clientCertificateVerifyCallback)
+        // A connection's certificate is asked for on every connection: sessions would carry an earlier verdict.
+        let sessionContext = Array("MockServer client authentication".utf8)
+        _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
     }
 
     /// Loads every PEM certificate of `path`: the first as the leaf, the rest as extra chain certificates, in file order.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A throwaway PKI made with the `openssl` CLI once per test process: root → intermediate → leaf for
-/// `localhost`/`127.0.0.1`, a second leaf for `b.example.test`, and an unrelated root for "untrusted" cases.
+/// `localhost`/`127.0.0.1`, a second leaf for `b.example.test`, a client certificate, and an unrelated root (with a
+/// client certificate of its own) for "untrusted" cases.
 enum TestCertificates {
     struct Files: Sendable {
         let directory: URL
@@ -15,6 +16,12 @@ enum TestCertificates {
         var otherLeafKey: String { path("b-leaf.key") }
         var leafCertificate: String { path("leaf.pem") }
         var intermediate: String { path("inter.pem") }
+        /// A client certificate (EKU clientAuth) then the intermediate; its key.
+        var clientChain: String { path("client-chain.pem") }
+        var clientKey: String { path("client.key") }
+        /// A client certificate issued by the other root.
+        var otherClient: String { path("other-client.pem") }
+        var otherClientKey: String { path("other-client.key") }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
     }
 
@@ -39,6 +46,10 @@ enum TestCertificates {
             keyUsage = critical, digitalSignature
             extendedKeyUsage = serverAuth
             subjectAltName = DNS:localhost, IP:127.0.0.1
+            [client]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = clientAuth
             [bleaf]
             basicConstraints = critical, CA:FALSE
             keyUsage = critical, digitalSignature
@@ -46,7 +57,7 @@ enum TestCertificates {
             subjectAltName = DNS:b.example.test
             CNF
             key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
-            key root.key; key inter.key; key leaf.key; key b-leaf.key; key other-root.key
+            key root.key; key inter.key; key leaf.key; key b-leaf.key; key other-root.key; key client.key; key other-client.key
             openssl req -x509 -new -key root.key -subj "/CN=MockServer Test Root" -days 30 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" -out root.pem
             openssl req -x509 -new -key other-root.key -subj "/CN=MockServer Other Root" -days 30 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" -out other-root.pem
             openssl req -new -key inter.key -subj "/CN=MockServer Test Intermediate" -out inter.csr
@@ -56,6 +67,11 @@ enum TestCertificates {
             openssl req -new -key b-leaf.key -subj "/CN=b.example.test" -out b-leaf.csr
             openssl x509 -req -in b-leaf.csr -CA inter.pem -CAkey inter.key -CAcreateserial -days 30 -extfile ext.cnf -extensions bleaf -out b-leaf.pem 2>/dev/null
             cat leaf.pem inter.pem > served.pem
+            openssl req -new -key client.key -subj "/CN=MockServer Test Client" -out client.csr
+            openssl x509 -req -in client.csr -CA inter.pem -CAkey inter.key -CAcreateserial -days 30 -extfile ext.cnf -extensions client -out client.pem 2>/dev/null
+            cat client.pem inter.pem > client-chain.pem
+            openssl req -new -key other-client.key -subj "/CN=MockServer Other Client" -out other-client.csr
+            openssl x509 -req -in other-client.csr -CA other-root.pem -CAkey other-root.key -CAcreateserial -days 30 -extfile ext.cnf -extensions client -out other-client.pem 2>/dev/null
             openssl verify -CAfile root.pem -untrusted inter.pem leaf.pem >/dev/null
             """
         let result = TestProcess.run("/bin/sh", ["-c", script], directory: directory)

@@ -1,0 +1,71 @@
+internal import COpenSSL
+internal import CShims
+import Foundation
+
+/// The client-certificate side of a handshake: the alert the server sends, and what the journal keeps.
+extension Connection {
+    /// Lets OpenSSL tell this connection which alert the server writes (a refused client certificate's, say) and
+    /// which chain the client presented, before verification can throw it away.
+    func watchClientCertificate(_ ssl: OpaquePointer) {
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
+        SSL_set_info_callback(ssl) { ssl, event, value in
+            guard event & SSL_CB_WRITE_ALERT == SSL_CB_WRITE_ALERT, let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return }
+            Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().alertSent = alertName(value & 0xFF)
+        }
+    }
+
+    /// Journals the chain the client presented and OpenSSL's verdict on it, after the handshake succeeded or failed.
+    func recordClientCertificate(_ ssl: OpaquePointer) {
+        let result = Int(SSL_get_verify_result(ssl))
+        let record = ConnectionRecord.ClientCertificate(
+            presentedSubjects: presentedClientChain, verifyResult: result,
+            verifyReason: String(cString: X509_verify_cert_error_string(result)), alertSent: alertSent)
+        core.updateConnection(index) { $0.clientCertificate = record }
+    }
+
+    /// The subjects of a presented chain: its leaf, then the certificates sent with it.
+    static func subjects(_ store: OpaquePointer) -> [String] {
+        var subjects = X509_STORE_CTX_get0_cert(store).map { [subject(of: $0)] } ?? []
+        if let untrusted = X509_STORE_CTX_get0_untrusted(store) {
+            // Bounded: a client sends a short chain, and a long one is cut in the journal.
+            for index in 1..<max(1, min(Int(OPENSSL_sk_num(untrusted)), 16)) {
+                if let certificate = OPENSSL_sk_value(untrusted, Int32(index)) { subjects.append(subject(of: OpaquePointer(certificate))) }
+            }
+        }
+        return subjects
+    }
+
+    static func subject(of certificate: OpaquePointer) -> String {
+        guard let name = X509_get_subject_name(certificate), let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        X509_NAME_print_ex(bio, name, 0, cshims_XN_FLAG_RFC2253())
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        // Bounded by the name's size: each read drains the memory BIO.
+        while case let count = BIO_read(bio, &chunk, Int32(chunk.count)), count > 0 { text += chunk[0..<Int(count)] }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// OpenSSL's client-certificate verification callback: keeps the presented chain for the journal, then lets
+/// OpenSSL's own verdict stand.
+let clientCertificateVerifyCallback: SSL_verify_cb = { preverified, store in
+    guard let store, let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
+        let owner = SSL_get_ex_data(OpaquePointer(ssl), 0)
+    else { return preverified }
+    let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
+    if connection.presentedClientChain.isEmpty { connection.presentedClientChain = Connection.subjects(store) }
+    return preverified
+}
+
+/// A TLS alert's name as RFC 8446 §6 spells it (`certificate_required`); OpenSSL 3.0 knows no name for some.
+private func alertName(_ code: Int32) -> String {
+    let names: [Int32: String] = [
+        0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac", 40: "handshake_failure", 42: "bad_certificate",
+        43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired", 46: "certificate_unknown",
+        47: "illegal_parameter", 48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
+        70: "protocol_version", 71: "insufficient_security", 80: "internal_error", 109: "missing_extension",
+        116: "certificate_required",
+    ]
+    return names[code] ?? "alert \(code)"
+}

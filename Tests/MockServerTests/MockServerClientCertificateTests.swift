@@ -1,0 +1,124 @@
+import Foundation
+import MockServer
+import Testing
+
+/// Asking clients for a certificate: the modes, the CA list, the verification time, and what the journal keeps,
+/// driven by curl and `openssl s_client`.
+@Suite("Client certificates", .timeLimit(.minutes(2)))
+struct MockServerClientCertificateTests: ServerTests {
+    private let files = TestCertificates.shared
+
+    private func makeServer(
+        _ authentication: MockServer.TLS.ClientAuthentication, maximumVersion: MockServer.TLS.Version = .tls13,
+        verificationTime: Date? = nil
+    ) throws -> MockServer {
+        var tls = MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), maximumVersion: maximumVersion)
+        tls.clientAuthentication = authentication
+        tls.clientVerificationTime = verificationTime
+        let server = try makeServer(tls: tls)
+        server.enqueue(MockResponse(body: Data("hello client".utf8)))
+        return server
+    }
+
+    private func curl(_ server: MockServer, certificate: String? = nil, key: String? = nil) -> Curl.Result {
+        var extra: [String] = []
+        if let certificate, let key { extra += ["--cert", certificate, "--key", key] }
+        return curlTLS(server, "/", extra)
+    }
+
+    @Test("a required certificate that verifies is accepted, and its chain is journaled")
+    func aRequiredCertificateThatVerifiesIsAcceptedAndItsChainIsJournaled() throws {
+        let server = try makeServer(.required(trusting: files.root))
+
+        let result = curl(server, certificate: files.clientChain, key: files.clientKey)
+
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.body == "hello client")
+        let record = try #require(closedRecord(server)?.clientCertificate)
+        #expect(record.presentedSubjects == ["CN=MockServer Test Client", "CN=MockServer Test Intermediate"])
+        #expect(record.verifyResult == 0)
+        #expect(record.alertSent == nil)
+    }
+
+    @Test("a required certificate that is missing fails the handshake with certificate_required (TLS 1.3)")
+    func aRequiredCertificateThatIsMissingFailsTheHandshakeWithCertificateRequired() throws {
+        let server = try makeServer(.required(trusting: files.root))
+
+        let result = curl(server)
+
+        // The client's handshake finished before the server refused: it learns on its first read.
+        #expect(result.exitCode == 56, "\(result.stderr)")
+        let record = try #require(closedRecord(server))
+        #expect(record.handshake.isFailed)
+        #expect(record.requestCount == 0)
+        #expect(record.clientCertificate?.presentedSubjects == [])
+        #expect(record.clientCertificate?.alertSent == "certificate_required")
+    }
+
+    @Test("a required certificate that is missing is a handshake failure under TLS 1.2")
+    func aRequiredCertificateThatIsMissingIsAHandshakeFailureUnderTLS12() throws {
+        let server = try makeServer(.required(trusting: files.root), maximumVersion: .tls12)
+
+        let result = curl(server)
+
+        #expect(result.exitCode == 35, "\(result.stderr)")
+        #expect(try #require(closedRecord(server)).clientCertificate?.alertSent == "handshake_failure")
+    }
+
+    @Test("an optional certificate may be left out")
+    func anOptionalCertificateMayBeLeftOut() throws {
+        let server = try makeServer(.optional(trusting: files.root))
+
+        let result = curl(server)
+
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let record = try #require(closedRecord(server)?.clientCertificate)
+        #expect(record.presentedSubjects == [])
+        #expect(record.verifyResult == 0)
+    }
+
+    @Test(
+        "a certificate that does not verify is refused, with OpenSSL's reason and the alert journaled",
+        arguments: [
+            // Issued by a root the server does not trust.
+            ("other CA", 20, "unknown_ca"),
+            // The server's own leaf: extended key usage serverAuth only.
+            ("server-only EKU", 26, "unsupported_certificate"),
+            // Checked 60 days on, when every test certificate has expired.
+            ("expired", 10, "certificate_expired"),
+        ])
+    func aCertificateThatDoesNotVerifyIsRefused(which: String, verifyResult: Int, alert: String) throws {
+        let later = which == "expired" ? Date().addingTimeInterval(60 * 86_400) : nil
+        let server = try makeServer(.optional(trusting: files.root), verificationTime: later)
+        let (certificate, key) =
+            switch which {
+            case "other CA": (files.otherClient, files.otherClientKey)
+            case "server-only EKU": (files.servedChain, files.leafKey)
+            default: (files.clientChain, files.clientKey)
+            }
+
+        let result = curl(server, certificate: certificate, key: key)
+
+        #expect(result.exitCode != 0, "\(result.stderr)")
+        let record = try #require(closedRecord(server)?.clientCertificate)
+        #expect(!record.presentedSubjects.isEmpty)
+        #expect(record.verifyResult == verifyResult, "\(record.verifyReason)")
+        #expect(record.alertSent == alert)
+    }
+
+    @Test("the CA file's subjects are sent as the acceptable CA names")
+    func theCAFilesSubjectsAreSentAsTheAcceptableCANames() throws {
+        let server = try makeServer(.optional(trusting: files.root))
+
+        let result = TestProcess.run(
+            "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", files.root],
+            stdin: Data("Q\n".utf8))
+
+        #expect(result.stdout.contains("Acceptable client certificate CA names\nCN = MockServer Test Root"), "\(result.stdout)")
+    }
+
+    @Test("a missing CA file is refused at start")
+    func aMissingCAFileIsRefusedAtStart() {
+        #expect(throws: MockServerError.self) { try makeServer(.required(trusting: "/nonexistent/ca.pem")) }
+    }
+}

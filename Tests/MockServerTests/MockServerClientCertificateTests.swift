@@ -122,3 +122,24 @@ struct MockServerClientCertificateTests: ServerTests {
         #expect(throws: MockServerError.self) { try makeServer(.required(trusting: "/nonexistent/ca.pem")) }
     }
 }
+
+extension MockServerClientCertificateTests {
+    @Test("Scripts/make-chain --client issues a certificate a server requiring one accepts")
+    func makeChainClientIssuesACertificateAServerRequiringOneAccepts() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("client-chain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let made = TestProcess.run(
+            repository.appendingPathComponent("Scripts/make-chain").path, ["--out", out.path, "--client", "--name", "Acme"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let server = try makeServer(.required(trusting: out.appendingPathComponent("root.pem").path))
+
+        let result = curl(
+            server, certificate: out.appendingPathComponent("served.pem").path, key: out.appendingPathComponent("leaf.key").path)
+
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let record = try #require(closedRecord(server)?.clientCertificate)
+        #expect(record.presentedSubjects.first == "CN=Acme Client")
+        #expect(record.verifyResult == 0)
+    }
+}

@@ -81,9 +81,11 @@ extension MockFault {
         /// Reset the request's stream with `RST_STREAM` and this code, and go on serving the connection (HTTP/1.1:
         /// reset the connection). ``HTTP2ErrorCode/refusedStream`` tells the client the request was not processed.
         public static func resetStream(_ code: HTTP2ErrorCode) -> Effect { Effect(.resetStream(code)) }
-        /// Send `GOAWAY` with this code and last-stream-id, then close once the streams at or below it are answered
-        /// (HTTP/1.1: close). `nil` names the stream before the request's own, so the request is provably not
-        /// processed (RFC 9113 §6.8); before any request, `nil` is 0.
+        /// Send `GOAWAY` with this code and last-stream-id (HTTP/1.1: close). `nil` names the stream before the
+        /// request's own, so the request is provably not processed (RFC 9113 §6.8); before any request, `nil` is 0.
+        /// A graceful `GOAWAY` (`NO_ERROR`) that counts the request's stream as processed, sent with or inside its
+        /// response, lets that response finish, then closes; any other closes at once (a client that multiplexes
+        /// loses its other streams then).
         public static func goAway(lastStreamID: Int? = nil, _ code: HTTP2ErrorCode = .noError) -> Effect {
             Effect(.goAway(lastStreamID: lastStreamID, code: code))
         }

@@ -302,3 +302,54 @@ extension MockServerHTTP2Tests {
         #expect(try server.takeRequest().version == "HTTP/2")
     }
 }
+
+extension MockServerHTTP2Tests {
+    @Test("an answer before the request body arrives reaches the client, then the stream is reset")
+    func anAnswerBeforeTheRequestBodyArrivesReachesTheClient() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(status: 200, body: Data("early".utf8), fault: .answerWithoutReadingBody))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)")
+        try Data(repeating: 0x78, count: 200_000).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let result = curl2(server, "/early", ["--data-binary", "@" + file.path])
+
+        #expect(result.body == "early", "\(result.stderr.split(separator: "\n").suffix(3))")
+        #expect(result.status == 200)
+    }
+
+    @Test("a request body over the limit gets a 413 over HTTP/2")
+    func aRequestBodyOverTheLimitGetsA413OverHTTP2() throws {
+        let files = TestCertificates.shared
+        let server = try MockServer(
+            tls: MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), httpVersions: .http2Only),
+            maximumRequestBodySize: 1000)
+        server.enqueue(MockResponse())
+
+        let result = curl2(server, "/big", ["--data-binary", String(repeating: "x", count: 5000)])
+
+        #expect(result.status == 413, "\(result.stderr.split(separator: "\n").suffix(3))")
+    }
+
+    @Test("a GOAWAY that counts the stream as processed, sent before its response could be, ends the connection")
+    func aGoAwayThatCountsTheStreamAsProcessedSentBeforeItsResponseEndsTheConnection() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(fault: MockFault(.goAway(lastStreamID: 1), .afterRequestHead)))
+
+        let result = curlTLS(server, "/g", ["--http2"], maxTime: 3)
+
+        #expect(result.exitCode != 0 && result.exitCode != 28, "the client learns at once: \(result.stderr)")
+    }
+
+    @Test("a throttled body arrives over HTTP/2 in steps, not all at the end")
+    func aThrottledBodyArrivesOverHTTP2InSteps() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data(repeating: 0x61, count: 60), throttle: .init(bytes: 10, per: .milliseconds(300))))
+
+        // An idle timeout shorter than the whole body's time, longer than one step: only paced bytes keep it alive.
+        let result = curlTLS(server, "/slow", ["--http2", "--speed-time", "1", "--speed-limit", "1"], maxTime: 5)
+
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.body.count == 60)
+    }
+}

@@ -135,4 +135,16 @@ struct HTTP2Tests {
         #expect(result.success?.value == Data("second".utf8))
         #expect(harness.server.journal.count == 2, "the stalled connection was not reused")
     }
+
+    @Test("a POST a GOAWAY may have left out is not sent again: libcurl cannot say it was not processed")
+    func aPOSTAGoAwayMayHaveLeftOutIsNotSentAgain() throws {
+        let harness = try Harness(httpVersions: .http2Only)
+        harness.server.enqueue(MockResponse(fault: MockFault(.goAway(), .afterRequestHead)))
+        harness.server.enqueue(MockResponse(body: Data("second".utf8)))
+
+        let result = harness.fetch(harness.resource(method: "POST", body: Data("once".utf8)))
+
+        #expect(result.urlErrorCode == .networkConnectionLost)
+        #expect(harness.server.journal.reduce(0) { $0 + $1.requestCount } == 1)
+    }
 }

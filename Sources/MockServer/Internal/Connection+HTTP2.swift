@@ -18,6 +18,9 @@ extension Connection {
         var afterResponse: [Int32: MockFault.Effect] = [:]
         /// The connection closes once this stream's response is sent (`closeConnection`, or GOAWAY past it).
         var closeAfter: Int32?
+        /// Streams answered before their request ended: reset once the response's last frame went out (a reset
+        /// queued earlier would make nghttp2 drop the response).
+        var resetOnceAnswered: Set<Int32> = []
         var reportedFrames = HTTP2ClientFrames()
     }
 
@@ -27,11 +30,14 @@ extension Connection {
         }
         session.sleep = { [core] in core.sleep($0) }
         var pending = Pending()
-        // Ends when the client closes, a fault closes, nghttp2 gives up on the peer, or shutdown wakes the read.
+        // Ends when the client closes, a fault closes, nghttp2 finds the connection unusable (a fatal error; for a
+        // protocol error it queues its GOAWAY and the client leaves), or shutdown wakes the read.
         while !closed {
             guard flush(session) else { return finish(by: core.isShuttingDown ? .server : .client, kind: .fin) }
             settleSentStreams(session, &pending)
             if closed { return }
+            // Settling may have queued frames (a reset, a GOAWAY): they go out before the next read blocks.
+            guard flush(session) else { return finish(by: core.isShuttingDown ? .server : .client, kind: .fin) }
             guard readMore() else {
                 report(session, &pending)
                 return finishReading()
@@ -52,10 +58,9 @@ extension Connection {
         }
     }
 
-    /// Writes what nghttp2 has for the wire; false when the client is gone.
+    /// Writes what nghttp2 has for the wire (a throttled body paced); false when the client is gone.
     private func flush(_ session: HTTP2Session) -> Bool {
-        guard let output = session.pendingOutput() else { return false }
-        return write(output)
+        session.send { write($0) }
     }
 
     private func report(_ session: HTTP2Session, _ pending: inout Pending) {
@@ -68,7 +73,7 @@ extension Connection {
     private func settleSentStreams(_ session: HTTP2Session, _ pending: inout Pending) {
         for stream in session.takeCutStreams() {
             guard let effect = pending.exchanges[stream]?.scripted?.fault?.effect else { continue }
-            act(effect, on: stream, session, &pending, midMessage: true)
+            act(effect, on: stream, session, &pending, midMessage: true, responseFollows: true)
             if closed { return }
             guard flush(session) else { return finish(by: .client, kind: .fin) }
         }
@@ -76,6 +81,14 @@ extension Connection {
             pending.afterResponse[stream] = nil
             act(effect, on: stream, session, &pending, midMessage: false)
             if closed { return }
+        }
+        // Streams that are over leave the table, so a long-lived connection keeps only what is in flight.
+        if pending.exchanges.count > 2 * Int(HTTP2Session.maximumConcurrentStreams) {
+            pending.exchanges = pending.exchanges.filter { !$0.value.settled || session.isOpen($0.key) }
+        }
+        for stream in pending.resetOnceAnswered where session.isAnswered(stream) {
+            pending.resetOnceAnswered.remove(stream)
+            if session.isOpen(stream) { session.submitReset(stream, code: .noError) }
         }
         if let last = pending.closeAfter, !session.isOpen(last) {
             finish(by: .server, kind: .fin)
@@ -107,7 +120,7 @@ extension Connection {
                 record(stream, exchange, session, body: request.body, failure: reason)
                 answer(stream, ResponseEncoder.contentTooLarge(reason), isHead: false, session, &pending)
                 // The response is the answer; the rest of the upload is not wanted (RFC 9113 §8.1).
-                session.submitReset(stream, code: .noError)
+                pending.resetOnceAnswered.insert(stream)
             } else if let fault = exchange.scripted?.fault, case .afterRequestBodyBytes(let count) = fault.trigger.base,
                 request.body.count >= count
             {
@@ -141,7 +154,7 @@ extension Connection {
         record(stream, exchange, session, body: body, failure: failure)
         if fault.effect == .respond, let scripted = exchange.scripted {
             answer(stream, scripted.with { $0.fault = nil }, isHead: false, session, &pending)
-            session.submitReset(stream, code: .noError)
+            pending.resetOnceAnswered.insert(stream)
         } else {
             act(fault.effect, on: stream, session, &pending, midMessage: true)
         }
@@ -169,7 +182,7 @@ extension Connection {
         if let fault = response.fault { note(fault) }
         if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
         if let fault = response.fault, fault.trigger.precedesResponse, fault.effect.endsExchange {
-            act(fault.effect, on: stream, session, &pending, midMessage: false)
+            act(fault.effect, on: stream, session, &pending, midMessage: false, responseFollows: true)
             // Only a GOAWAY that counts the stream as processed lets the response follow.
             guard case .goAway = fault.effect.base, pending.closeAfter == stream, !closed else { return }
         }
@@ -260,7 +273,10 @@ extension Connection {
 
     /// Carries out a fault's effect on a stream: HTTP/2's own effects act on the stream or the session, the rest on
     /// the connection as over HTTP/1.1.
-    private func act(_ effect: MockFault.Effect, on stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, midMessage: Bool) {
+    private func act(
+        _ effect: MockFault.Effect, on stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, midMessage: Bool,
+        responseFollows: Bool = false
+    ) {
         switch effect.base {
         case .resetStream(let code):
             session.submitReset(stream, code: code)
@@ -269,7 +285,8 @@ extension Connection {
             session.submitGoAway(lastStreamID: lastStreamID, code: code)
             // A graceful GOAWAY that counts the stream as processed lets its response finish, then closes; one with
             // an error code ends the connection at once, as a server that hit a fatal error does (RFC 9113 §5.4.1).
-            guard lastStreamID < stream || code != .noError else {
+            // Before any response could follow (at the request's head, in its body), nothing would answer the stream.
+            guard lastStreamID < stream || code != .noError || !responseFollows else {
                 pending.closeAfter = stream
                 session.release(stream)
                 return

@@ -39,6 +39,9 @@ final class HTTP2Session {
 
     /// The largest header block kept per request; past it the stream is refused, so no client can bloat the process.
     static let maximumFieldBytes = 64 * 1024
+    /// The most SETTINGS parameters and stream resets a connection's journal keeps (the first ones), so that a
+    /// flooding client cannot grow it without end.
+    static let journaledFrames = 64
     /// Streams a client may open at once (`SETTINGS_MAX_CONCURRENT_STREAMS`); with the body limit it bounds memory.
     static let maximumConcurrentStreams: UInt32 = 32
 
@@ -52,6 +55,9 @@ final class HTTP2Session {
     private(set) var clientFrames = HTTP2ClientFrames()
     /// Streams that get no more flow-control window: nghttp2 is never told their bytes were consumed.
     private var frozen = false
+    /// What `send` gathered for one write, and where it writes (set only while `send` runs).
+    private var outbox: [UInt8] = []
+    private var writer: (([UInt8]) -> Bool)?
     /// Paces throttled bodies; returns false when the server shuts down.
     var sleep: (Duration) -> Bool = { _ in true }
 
@@ -98,16 +104,41 @@ final class HTTP2Session {
         return consumed < 0 ? nil : events
     }
 
-    /// The bytes nghttp2 wants on the wire now (frames, acknowledgements, DATA as flow control allows).
+    /// Hands `write` what nghttp2 wants on the wire now (frames, acknowledgements, DATA as flow control allows), in
+    /// one piece, except that a throttled body's bytes go out before each of its pauses; false when nghttp2 failed
+    /// or `write` did.
+    func send(_ write: ([UInt8]) -> Bool) -> Bool {
+        withoutActuallyEscaping(write) { write in
+            writer = write
+            defer { writer = nil }
+            while true {
+                var chunk: UnsafePointer<UInt8>?
+                let count = nghttp2_session_mem_send(session, &chunk)
+                if count < 0 { return false }
+                guard count > 0, let chunk else { break }
+                outbox.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
+            }
+            return flushOutbox()
+        }
+    }
+
+    /// Writes what `send` gathered so far; false when the write failed.
+    private func flushOutbox() -> Bool {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox.isEmpty || writer?(outbox) ?? false
+    }
+
+    /// All the bytes nghttp2 wants on the wire now, at once; `nil` when it failed.
     func pendingOutput() -> [UInt8]? {
         var output: [UInt8] = []
-        while true {
-            var chunk: UnsafePointer<UInt8>?
-            let count = nghttp2_session_mem_send(session, &chunk)
-            if count < 0 { return nil }
-            guard count > 0, let chunk else { return output }
-            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
-        }
+        return send {
+            output += $0; return true
+        } ? output : nil
+    }
+
+    /// Whether the server's side of the stream is done: its response's last frame went out, or the stream is gone.
+    func isAnswered(_ stream: Int32) -> Bool {
+        !isOpen(stream) || nghttp2_session_get_stream_local_close(session, stream) == 1
     }
 
     /// Whether nghttp2 still expects to read or write: false once both sides said GOAWAY and nothing is in flight.
@@ -204,7 +235,8 @@ final class HTTP2Session {
         }
         if let throttle = body.throttle {
             count = min(count, throttle.bytes)
-            if body.sent > 0, !sleep(throttle.interval) { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+            // The bytes so far reach the client before the pause, so it sees the body trickle, not wait then burst.
+            if body.sent > 0, !flushOutbox() || !sleep(throttle.interval) { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
         }
         body.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + body.sent, count: count) }
         body.sent += count
@@ -260,7 +292,9 @@ final class HTTP2Session {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, _, user in
             guard let user else { return 0 }
             let session = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            // The request was recorded (or never will be) by the time its stream closes: nothing is kept past it.
             session.bodies[stream] = nil
+            session.requests[stream] = nil
             return 0
         }
     }
@@ -276,11 +310,11 @@ final class HTTP2Session {
             Int(NGHTTP2_DATA.rawValue) where endsStream && requests[stream] != nil:
             events.append(.requestEnded(stream))
         case Int(NGHTTP2_SETTINGS.rawValue) where frame.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
-            for index in 0..<frame.settings.niv {
+            for index in 0..<frame.settings.niv where clientFrames.settings.count < Self.journaledFrames {
                 let entry = frame.settings.iv[index]
                 clientFrames.settings.append(.init(identifier: Int(entry.settings_id), value: entry.value))
             }
-        case Int(NGHTTP2_RST_STREAM.rawValue):
+        case Int(NGHTTP2_RST_STREAM.rawValue) where clientFrames.resets.count < Self.journaledFrames:
             clientFrames.resets.append(.init(streamID: Int(stream), code: HTTP2ErrorCode(rawValue: frame.rst_stream.error_code)))
         case Int(NGHTTP2_GOAWAY.rawValue):
             clientFrames.goAway = .init(

@@ -134,7 +134,9 @@ final class TLSContext: @unchecked Sendable {
         var mode = SSL_VERIFY_PEER
         if case .required = configuration.clientAuthentication.base { mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT }
         SSL_CTX_set_verify(context, mode, clientCertificateVerifyCallback)
-        // A connection's certificate is asked for on every connection: sessions would carry an earlier verdict.
+        // OpenSSL refuses to resume a session on a verifying server without a session ID context. With
+        // `sessionResumption` on (which sets its own), a resumed connection is not asked again: TLS keeps the
+        // client's identity with the session, and the journal then records no certificate for that connection.
         let sessionContext = Array("MockServer client authentication".utf8)
         _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
     }

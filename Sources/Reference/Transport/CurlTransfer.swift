@@ -33,6 +33,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     let trust: TLSTrustContext
     let url: URL
     let isHTTPS: Bool
+    /// Whether the request's method may be repeated without changing more than one request would (RFC 9110 §9.2.2).
+    let isIdempotent: Bool
     private let loop: CurlMultiLoop
     private var completion: Completion?
     private let maximumResponseSize: Int?
@@ -73,6 +75,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         self.loop = loop
         self.completion = completion
         isHTTPS = url.scheme?.lowercased() == "https"
+        isIdempotent = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.httpMethod ?? "GET")
         maximumResponseSize = configuration.maximumResponseSize
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         idleTimeout = .milliseconds(CurlRequestSetup.milliseconds(timeout))
@@ -143,14 +146,16 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         return true
     }
 
-    /// Whether libcurl ended the transfer because a `GOAWAY` left its stream out, so the server never processed it.
+    /// Whether libcurl most likely ended the transfer because a `GOAWAY` left its stream out, so that the server
+    /// never processed it, and sending it again is safe.
     ///
-    /// libcurl 7.88 reports `CURLE_HTTP2` only when its HTTP/2 session has wound down after a `GOAWAY` with the
-    /// stream still open: nghttp2 closes the streams above the `GOAWAY`'s last-stream-id as refused. A stream the
-    /// `GOAWAY` counted as processed keeps the session open until the server answers or closes (another code).
-    /// With no response byte, the request was not processed (RFC 9113 §6.8) and may be sent again.
+    /// libcurl 7.88 reports `CURLE_HTTP2` when its HTTP/2 session has wound down after a `GOAWAY` with the stream
+    /// unfinished: nghttp2 closes the streams above the `GOAWAY`'s last-stream-id as refused. But the same code
+    /// comes when the server resets the stream for another reason in the same breath as its `GOAWAY`, and libcurl
+    /// says which nowhere, so the request may have been processed. Hence only a request that may be repeated
+    /// anyway is sent again: an idempotent method (RFC 9110 §9.2.2), and no response head since it was sent.
     func wasExcludedByGoAway(_ code: CURLcode) -> Bool {
-        code == CURLE_HTTP2 && statusLines == 0 && stop == nil && !isCancelled
+        code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled && isIdempotent
     }
 
     fileprivate func progress(uploaded now: curl_off_t) {

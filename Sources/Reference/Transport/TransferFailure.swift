@@ -6,7 +6,9 @@ import NetworkCore
 /// the TLS verdict, and the response head as it stood (ERR-6 .. ERR-16). `docs/urlerror-mapping.md` is this
 /// table for users.
 ///
-/// No code is chosen by reading a message: the message only travels along, in the `TransportFailure`.
+/// No code is chosen by reading a message, with one exception: libcurl 7.88 names the HTTP/2 error code that closed
+/// a stream only in its message, so that one number is read from it (``HTTP2StreamError``). Otherwise the message
+/// only travels along, in the `TransportFailure`.
 struct TransferFailure {
     let code: CURLcode
     let message: String
@@ -58,8 +60,8 @@ struct TransferFailure {
         case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
         case CURLE_ABORTED_BY_CALLBACK:
-            // Only the pre-request trust check aborts transfers, and it leaves a verdict: without one, the
-            // connection could not be checked.
+            // Only the pre-request callback aborts transfers: the replay bound leaves a stop (handled above), a
+            // trust refusal a verdict; without either, the connection could not be checked.
             return .secureConnectionFailed
         default: return .unknown
         }

@@ -105,7 +105,7 @@ extension Connection {
                 pending.exchanges[stream]?.settled = true
                 act(fault.effect, on: stream, session, &pending, midMessage: false)
             }
-        case .requestHead(let stream, _):
+        case .requestHead(let stream):
             guard var exchange = pending.exchanges[stream], !exchange.settled else { return }
             exchange.scripted = core.queuedResponse()
             pending.exchanges[stream] = exchange

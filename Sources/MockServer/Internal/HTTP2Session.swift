@@ -10,8 +10,8 @@ final class HTTP2Session {
     enum Event: Equatable {
         /// A request's `HEADERS` started: the moment before a request exists.
         case requestStarted(Int32)
-        /// A request's header block is complete; `ended` when it carried `END_STREAM` (no body).
-        case requestHead(Int32, ended: Bool)
+        /// A request's header block is complete (a `requestEnded` follows at once when it carried `END_STREAM`).
+        case requestHead(Int32)
         /// Body bytes arrived on a request stream.
         case requestData(Int32)
         /// The request's body is complete (`END_STREAM`).
@@ -141,9 +141,6 @@ final class HTTP2Session {
         !isOpen(stream) || nghttp2_session_get_stream_local_close(session, stream) == 1
     }
 
-    /// Whether nghttp2 still expects to read or write: false once both sides said GOAWAY and nothing is in flight.
-    var isActive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
-
     /// Takes the streams whose cut was reached since the last call.
     func takeCutStreams() -> [Int32] {
         defer { cutStreams.removeAll() }
@@ -201,9 +198,6 @@ final class HTTP2Session {
 
     /// Whether nghttp2 still holds the stream (it is forgotten once both sides ended it or it was reset).
     func isOpen(_ stream: Int32) -> Bool { nghttp2_session_find_stream(session, stream) != nil }
-
-    /// The highest stream ID the client opened so far.
-    var lastClientStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
 
     // MARK: Callbacks
 
@@ -304,7 +298,7 @@ final class HTTP2Session {
         let endsStream = frame.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch Int(frame.hd.type) {
         case Int(NGHTTP2_HEADERS.rawValue) where requests[stream] != nil && frame.headers.cat == NGHTTP2_HCAT_REQUEST:
-            events.append(.requestHead(stream, ended: endsStream))
+            events.append(.requestHead(stream))
             if endsStream { events.append(.requestEnded(stream)) }
         case Int(NGHTTP2_HEADERS.rawValue) where endsStream && requests[stream] != nil,
             Int(NGHTTP2_DATA.rawValue) where endsStream && requests[stream] != nil:

@@ -22,11 +22,12 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         case bodyTooLarge(limit: Int)
         case headTooLarge
         /// The request was about to be sent a further time with no response in between (a refused HTTP/2 stream, a
-        /// `GOAWAY` that left it out, a reused connection found dead), past ``CurlTransfer/maximumReplays``.
-        case replaysExhausted(replays: Int)
+        /// `GOAWAY` that left it out, a reused connection found dead), past ``CurlTransfer/maximumReplays``; it
+        /// had been sent this many times.
+        case replaysExhausted(sends: Int)
     }
 
-    /// The most times libcurl may send a request again by itself, with no response in between (HTTP-21).
+    /// The most times a request is sent again with no response in between (HTTP-18).
     static let maximumReplays = 2
 
     let easy: CurlEasy
@@ -47,11 +48,11 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     var trustVerdict: TrustVerdict?
     /// Set when a callback of this transfer aborted it.
     private(set) var stop: Stop?
-    /// Requests libcurl started on the wire, and the response heads seen when the last one started: a request
-    /// that starts with no new head since the previous one is a replay.
-    private var requestsStarted = 0
-    private var statusLinesAtLastRequest = 0
+    /// The response heads seen so far, that count when the last request started (`nil` before the first), and the
+    /// sends in a row with no head between them: a request that starts with no new head since the previous one
+    /// is a replay.
     private var statusLines = 0
+    private var statusLinesAtLastRequest: Int?
     private var replays = 0
 
     /// No byte for this long fails the transfer as timed out.
@@ -130,17 +131,10 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// The stack sends a request a `GOAWAY` left out again itself (``wasExcludedByGoAway(_:)``). Each send passes
     /// the pre-request callback, so the one bound for both is kept here.
     func startingRequest() -> Bool {
-        defer {
-            requestsStarted += 1
-            statusLinesAtLastRequest = statusLines
-        }
-        guard requestsStarted > 0, statusLines == statusLinesAtLastRequest else {
-            replays = 0
-            return true
-        }
-        replays += 1
+        defer { statusLinesAtLastRequest = statusLines }
+        replays = statusLines == statusLinesAtLastRequest ? replays + 1 : 0
         guard replays <= Self.maximumReplays else {
-            stop = .replaysExhausted(replays: replays - 1)
+            stop = .replaysExhausted(sends: replays)
             return false
         }
         return true

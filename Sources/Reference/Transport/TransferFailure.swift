@@ -83,11 +83,11 @@ struct TransferFailure {
             return TransportFailure(
                 library: "Reference", code: Int(code.rawValue),
                 message: "the response heads are larger than \(ResponseHeadParser.maximumBytes) bytes")
-        case .replaysExhausted(let replays):
+        case .replaysExhausted(let sends):
             return TransportFailure(
                 library: "Reference", code: Int(code.rawValue),
                 message:
-                    "the request was sent \(replays + 1) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
+                    "the request was sent \(sends) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
             )
         case nil:
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)

@@ -7,3 +7,4 @@
 #include <openssl/pem.h>
 #include <openssl/evp.h>
 #include <openssl/bio.h>
+#include <openssl/pkcs12.h>

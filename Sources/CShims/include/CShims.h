@@ -62,4 +62,8 @@ int cshims_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *stack);
 GENERAL_SUBTREE *cshims_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *stack, int index);
 STACK_OF(X509) *cshims_sk_X509_new_null(void);
 int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
+
+// MARK: OpenSSL stacks of names (the CA names a server sends with its certificate request)
+int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack);
+X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index);
 #endif

@@ -172,7 +172,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 let transfer = active[easy]
             else { continue }
             let code = message.pointee.data.result
-            if transfer.wasExcludedByGoAway(code), sendAgain(transfer) { continue }
+            if transfer.wasExcludedByGoAway(code) || transfer.startsOverOnNewConnection(), sendAgain(transfer) { continue }
             remove(transfer)?.complete(code: code)
         }
         expireIdleTransfers()

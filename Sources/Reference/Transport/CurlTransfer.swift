@@ -46,6 +46,11 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     private var body: Data?
     /// Set by the TLS callbacks: the last judgement of the server this transfer talks to.
     var trustVerdict: TrustVerdict?
+    /// Set by the TLS callbacks when the server asked the connection for a client certificate.
+    var clientCertificate: ClientCertificateExchange?
+    /// Set when the request must not go on the connection libcurl chose (it presented another client identity):
+    /// the loop starts the transfer over on a new connection.
+    var needsNewConnection = false
     /// Set when a callback of this transfer aborted it.
     private(set) var stop: Stop?
     /// The response heads seen so far, that count when the last request started (`nil` before the first), and the
@@ -152,6 +157,13 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled && isIdempotent
     }
 
+    /// Whether the transfer must start over on a new connection, which it then asks libcurl for; clears the flag.
+    func startsOverOnNewConnection() -> Bool {
+        guard needsNewConnection, !isCancelled else { return false }
+        needsNewConnection = false
+        return (try? easy.set(CURLOPT_FRESH_CONNECT, 1)) != nil
+    }
+
     fileprivate func progress(uploaded now: curl_off_t) {
         if now != uploaded {
             uploaded = now
@@ -183,7 +195,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         }
         guard code == CURLE_OK else {
             let failure = TransferFailure(
-                code: code, message: easy.message(for: code), stop: stop, verdict: trustVerdict, head: heads.head,
+                code: code, message: easy.message(for: code), stop: stop, verdict: trustVerdict,
+                clientCertificate: clientCertificate, head: heads.head,
                 socketError: easy.long(CURLINFO_OS_ERRNO) ?? 0)
             return .failure(URLError(failure.urlErrorCode, failure: failure.transportFailure, url: url))
         }

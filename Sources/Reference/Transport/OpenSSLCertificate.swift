@@ -34,29 +34,14 @@ enum OpenSSLCertificate {
 
     /// A summary of one certificate, or `nil` if it cannot be encoded or hashed.
     static func summary(of certificate: OpaquePointer?) -> ServerCertificate? {
-        guard let certificate, let der = encode(certificate, with: i2d_X509),
-            let spki = encode(X509_get_X509_PUBKEY(certificate), with: i2d_X509_PUBKEY), let digest = sha256(spki)
+        guard let certificate, let der = DEREncoding.of(certificate, with: i2d_X509),
+            let spki = DEREncoding.of(X509_get_X509_PUBKEY(certificate), with: i2d_X509_PUBKEY), let digest = sha256(spki)
         else { return nil }
         return ServerCertificate(
             der: der,
             spkiSHA256: digest.base64EncodedString(),
             subject: name(X509_get_subject_name(certificate)),
             issuer: name(X509_get_issuer_name(certificate)))
-    }
-
-    private static func encode(
-        _ object: OpaquePointer?, with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
-    ) -> Data? {
-        guard let object else { return nil }
-        let length = encoder(object, nil)
-        guard length > 0 else { return nil }
-        var data = Data(count: Int(length))
-        let written = data.withUnsafeMutableBytes { buffer -> Int32 in
-            // i2d_* advances the pointer it is given, so it gets a copy.
-            var cursor = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return encoder(object, &cursor)
-        }
-        return written == length ? data : nil
     }
 
     /// The SHA-256 digest, or `nil` if OpenSSL could not compute it (then no pin exists to compare).
@@ -72,7 +57,8 @@ enum OpenSSLCertificate {
         return status == 1 && length == 32 ? digest : nil
     }
 
-    private static func name(_ name: OpaquePointer?) -> String {
+    /// A distinguished name on one line, in RFC 2253 form.
+    static func name(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         X509_NAME_print_ex(bio, name, 0, cshims_XN_FLAG_RFC2253())

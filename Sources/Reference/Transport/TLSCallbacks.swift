@@ -7,28 +7,8 @@ import NetworkCore
 // The libcurl and OpenSSL callbacks that apply a `TLSTrustContext`. Each check ends in one `TrustVerdict`,
 // stored on the transfer it decides; error mapping reads that value.
 
-/// What one connection's verification needs, and what its handshake established; lives exactly as long as
-/// the connection's `SSL_CTX`, and is touched only on the transport thread.
-private final class ConnectionTrust {
-    let host: String
-    let port: Int
-    let context: TLSTrustContext
-    weak var transfer: CurlTransfer?
-    /// The handshake's evidence, kept for the re-check before each later request: OpenSSL's own record of it
-    /// cannot be trusted then (the verify result is overwritten when a handler accepts, and the chain it keeps
-    /// may be a partial, unverified one).
-    var evidence: TrustVerdict.Evidence?
-
-    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
-        self.host = host
-        self.port = port
-        self.context = context
-        self.transfer = transfer
-    }
-}
-
 /// The `SSL_CTX` ex-data slot that owns a `ConnectionTrust`, released when libcurl frees the context.
-private let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
+let connectionTrustIndex: Int32 = CRYPTO_get_ex_new_index(
     CRYPTO_EX_INDEX_SSL_CTX, 0, nil, nil, nil,
     { _, pointer, _, _, _, _ in
         guard let pointer else { return }
@@ -58,6 +38,9 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     // A renegotiation would verify again after the transfer that made the connection is gone. SSL_OP_NO_RENEGOTIATION
     // is SSL_OP_BIT(30), a function-like macro Swift cannot import. The call returns the new options, not a status.
     _ = SSL_CTX_set_options(context, UInt64(1) << 30)
+    // A server may ask who the client is; the handler answers, and the server's verdict is recorded.
+    SSL_CTX_set_cert_cb(context, clientCertificateCallback, nil)
+    SSL_CTX_set_info_callback(context, alertCallback)
     return CURLE_OK
 }
 
@@ -140,30 +123,54 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard let userdata else { return CURL_PREREQFUNC_ABORT }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
-    let verdict = recheck(transfer)
+    let connection = connectionTrust(of: transfer)
+    let verdict = recheck(transfer, connection)
     if let verdict { transfer.trustVerdict = verdict }
-    return verdict?.isAccepted ?? true ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+    guard verdict?.isAccepted ?? true else { return CURL_PREREQFUNC_ABORT }
+    if case .found(let connection) = connection, connection.transfer !== transfer {
+        return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+    }
+    return CURL_PREREQFUNC_OK
+}
+
+/// The connection a transfer is about to use, as the pre-request check finds it.
+private enum ConnectionLookup {
+    /// Plain HTTP: nothing to check.
+    case plain
+    /// An HTTPS connection with no trust record this stack can read.
+    case unreadable(TrustVerdict)
+    case found(ConnectionTrust)
+}
+
+/// The trust record of the connection a transfer is about to use.
+private func connectionTrust(of transfer: CurlTransfer) -> ConnectionLookup {
+    guard let info = transfer.easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
+        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
+    else {
+        // No OpenSSL connection: fine for plain HTTP, never for HTTPS.
+        return transfer.isHTTPS
+            ? .unreadable(TrustVerdict(evidence: nil, refusal: .notJudged("an HTTPS connection without OpenSSL"))) : .plain
+    }
+    guard let connection = ConnectionTrust.of(OpaquePointer(ssl)) else {
+        return .unreadable(TrustVerdict(evidence: nil, refusal: .notJudged("a connection this stack did not set up")))
+    }
+    return .found(connection)
 }
 
 /// The verdict on the connection a transfer is about to use; `nil` when nothing needs judging (plain HTTP, or
 /// the transfer's own handshake just judged it).
-private func recheck(_ transfer: CurlTransfer) -> TrustVerdict? {
-    let easy = transfer.easy
-    guard let info = easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
-        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
-    else {
-        // No OpenSSL connection: fine for plain HTTP, never for HTTPS.
-        return transfer.isHTTPS ? TrustVerdict(evidence: nil, refusal: .notJudged("an HTTPS connection without OpenSSL")) : nil
+private func recheck(_ transfer: CurlTransfer, _ lookup: ConnectionLookup) -> TrustVerdict? {
+    let connection: ConnectionTrust
+    switch lookup {
+    case .plain: return nil
+    case .unreadable(let refusal): return refusal
+    case .found(let found): connection = found
     }
-    guard let pointer = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(OpaquePointer(ssl)), connectionTrustIndex) else {
-        return TrustVerdict(evidence: nil, refusal: .notJudged("a connection this stack did not set up"))
-    }
-    let connection = Unmanaged<ConnectionTrust>.fromOpaque(pointer).takeUnretainedValue()
     guard let evidence = connection.evidence else {
         return TrustVerdict(evidence: nil, refusal: .notJudged("a connection that was never verified"))
     }
     if connection.transfer === transfer { return nil }  // this transfer's own handshake just decided
-    guard let endpoint = CurlEndpoint.of(easy.handle), connection.host == endpoint.host, connection.port == endpoint.port else {
+    guard let endpoint = CurlEndpoint.of(transfer.easy.handle), connection.host == endpoint.host, connection.port == endpoint.port else {
         return TrustVerdict(evidence: evidence, refusal: .notJudged("a connection verified for another host"))
     }
     // Without a handler, standard validation passed when the connection was made, and nothing can change it.

@@ -14,6 +14,8 @@ struct TransferFailure {
     let message: String
     let stop: CurlTransfer.Stop?
     let verdict: TrustVerdict?
+    /// What became of the server's request for a client certificate, if it made one.
+    let clientCertificate: ClientCertificateExchange?
     let head: ResponseHead?
     /// libcurl's `CURLINFO_OS_ERRNO`: the socket error behind a receive failure, 0 when there was none.
     let socketError: Int
@@ -27,6 +29,9 @@ struct TransferFailure {
         case nil: break
         }
         if let refused = verdict?.code { return refused }
+        // After the server's own trust (which came first in the handshake), a refusal of the client's certificate
+        // (ERR-23): under TLS 1.3 it comes as a failed read, with the request already written, and is still one.
+        if let refused = clientCertificate?.code { return refused }
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // libcurl says this both for a redirect to a scheme it may not follow and for a reply that is not HTTP.
@@ -90,6 +95,9 @@ struct TransferFailure {
                     "the request was sent \(sends) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
             )
         case nil:
+            if verdict?.isAccepted ?? true, let exchange = clientCertificate, exchange.isRefusal {
+                return TransportFailure(library: "libcurl", code: Int(code.rawValue), message: "\(exchange.reason) (\(message))")
+            }
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)
                 ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)
         }

@@ -39,9 +39,15 @@ struct Harness {
         scenario: String? = "valid-ec256",
         handler: (any AuthenticationChallengeHandler)? = nil,
         httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
-        configure: (inout Network.URLSessionNetworkStack.Configuration) -> Void = { _ in }
+        configure: (inout Network.URLSessionNetworkStack.Configuration) -> Void = { _ in },
+        tls adjust: (inout MockServer.TLS) -> Void = { _ in }
     ) throws {
-        server = try MockServer(tls: scenario.map { MockServer.TLS(identity: Fixtures.identity($0), httpVersions: httpVersions) })
+        server = try MockServer(
+            tls: scenario.map {
+                var tls = MockServer.TLS(identity: Fixtures.identity($0), httpVersions: httpVersions)
+                adjust(&tls)
+                return tls
+            })
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = Fixtures.rootA
         configure(&configuration)

@@ -1,0 +1,34 @@
+internal import COpenSSL
+import Foundation
+
+/// What one connection's verification needs, and what its handshake established; lives exactly as long as
+/// the connection's `SSL_CTX`, and is touched only on the transport thread.
+final class ConnectionTrust {
+    let host: String
+    let port: Int
+    let context: TLSTrustContext
+    /// The transfer whose handshake made the connection.
+    weak var transfer: CurlTransfer?
+    /// The transfer whose request is on the connection now, which a refusal of the client certificate fails.
+    weak var currentTransfer: CurlTransfer?
+    /// The handshake's evidence, kept for the re-check before each later request: OpenSSL's own record of it
+    /// cannot be trusted then (the verify result is overwritten when a handler accepts, and the chain it keeps
+    /// may be a partial, unverified one).
+    var evidence: TrustVerdict.Evidence?
+    /// What the client answered when the server asked it for a certificate; `nil` while it has not asked.
+    var clientCertificate: ClientCertificateExchange?
+
+    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
+        self.host = host
+        self.port = port
+        self.context = context
+        self.transfer = transfer
+        self.currentTransfer = transfer
+    }
+
+    /// The trust record of the connection an `SSL` object belongs to.
+    static func of(_ ssl: OpaquePointer?) -> ConnectionTrust? {
+        guard let ssl, let pointer = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), connectionTrustIndex) else { return nil }
+        return Unmanaged<ConnectionTrust>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

@@ -102,6 +102,12 @@ struct CaseExecution<Subject: ConformanceSubject> {
                         maximumVersion: script.tlsMaximumVersion ?? .tls13, sessionResumption: script.sessionResumption,
                         httpVersions: script.httpVersions)
                     tls.servesWeakChains = $0.kind == "profile"  // weak on purpose (a P-192 CA key)
+                    let clientRoots = fixtures.path("roots/root-a.pem")
+                    switch script.clientCertificates {
+                    case .required: tls.clientAuthentication = .required(trusting: clientRoots)
+                    case .optional: tls.clientAuthentication = .optional(trusting: clientRoots)
+                    case nil: break
+                    }
                     return tls
                 })
         } catch {

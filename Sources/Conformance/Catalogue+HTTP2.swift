@@ -9,7 +9,8 @@ extension Catalogue {
 
     /// The cases whose behaviour does not depend on the protocol, run again over HTTP/2 (IDs ending `.h2`).
     static var http2Variants: [ConformanceCase] {
-        (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning)
+        (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning
+            + clientCertificates)
             .compactMap(\.overHTTP2)
     }
 

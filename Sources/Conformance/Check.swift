@@ -48,6 +48,9 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     case fetches(path: String, kind: Outcome.Kind, count: Int)
     /// No fetch of the case, the first or another, failed with this `URLError` code.
     case noFetchFailedWith(urlErrorCode: Int)
+    /// On each connection whose server asked for a client certificate, in order, the subject of the leaf the
+    /// client presented, or `none`.
+    case presentedClientCertificates([String])
 
     package var description: String {
         switch self {
@@ -74,6 +77,7 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         case .requestGap(let index, let low, let high): "request #\(index) arrives \(low)–\(high) s after request #\(index - 1)"
         case .fetches(let path, let kind, let count): "\(count) fetch(es) of \(path) ended \(kind.rawValue)"
         case .noFetchFailedWith(let code): "no fetch failed with \(URLErrorName.describe(code))"
+        case .presentedClientCertificates(let leaves): "client certificates presented per asking connection \(leaves)"
         }
     }
 }

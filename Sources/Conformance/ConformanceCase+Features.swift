@@ -9,6 +9,8 @@ extension ConformanceCase {
         var features: Set<SubjectFeature> = []
         if let code = expected.outcome.urlErrorCode, dateCodes.contains(code) { features.insert(.certificateDateCodes) }
         guard let handler = stack.handler else { return features }
+        if handler.answersClientCertificates { features.insert(.clientCertificates) }
+        guard handler.judgesServers else { return features }
         features.insert(.serverTrustChallenge)
         if expected.journal.noApplicationBytes == true || (server.tlsScenario != nil && expected.journal.requests == 0) {
             features.insert(.challengeBeforeRequest)

@@ -17,13 +17,22 @@ package struct HandlerSpec: Sendable, CustomStringConvertible {
     /// handlers, a handler that trusts only valid chains): it then needs ``SubjectFeature/challengeCarriesChains``.
     package let readsVerifiedChain: Bool
 
+    /// Whether the handler decides about servers; `false` for one that only answers client-certificate challenges
+    /// and leaves servers to standard validation, which needs no ``SubjectFeature/serverTrustChallenge``.
+    package let judgesServers: Bool
+
+    /// Whether the handler answers client-certificate challenges: it then needs ``SubjectFeature/clientCertificates``.
+    package let answersClientCertificates: Bool
+
     /// Creates a spec from a factory.
     package init(
-        name: String, readsVerifiedChain: Bool = true,
+        name: String, readsVerifiedChain: Bool = true, judgesServers: Bool = true, answersClientCertificates: Bool = false,
         make: @escaping @Sendable (FixtureCatalogue) throws -> any AuthenticationChallengeHandler
     ) {
         self.name = name
         self.readsVerifiedChain = readsVerifiedChain
+        self.judgesServers = judgesServers
+        self.answersClientCertificates = answersClientCertificates
         self.make = make
     }
 

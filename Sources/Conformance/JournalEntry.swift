@@ -25,6 +25,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     public var http2ClientGoAway: String?
     /// The streams the client reset on an HTTP/2 connection, `<stream> <code>` each; absent when it reset none.
     public var http2ClientResets: [String]?
+    /// When the server asked for a client certificate: the subjects of the certificates the client presented, leaf
+    /// first (empty when it presented none); absent when the server did not ask.
+    public var clientCertificate: [String]?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -42,6 +45,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         sessionReused = record.sessionReused ? true : nil
         http2 = record.applicationProtocol == "h2" ? true : nil
         http2ClientGoAway = record.http2.goAway.map { "\($0.code)" }
+        clientCertificate = record.clientCertificate?.presentedSubjects
         http2ClientResets = record.http2.resets.isEmpty ? nil : record.http2.resets.map { "\($0.streamID) \($0.code)" }
     }
 }

@@ -118,6 +118,10 @@ struct Observation: Sendable {
                 }
                 if seen == expected { return nil }
                 actual = seen
+            case .presentedClientCertificates(let expected):
+                let seen = journal.compactMap { $0.clientCertificate.map { $0.first ?? "none" } }
+                if seen == expected { return nil }
+                actual = "\(seen)"
             case .requestSNI(let index, let name):
                 guard requests.indices.contains(index) else { actual = "only \(requests.count) request(s)"; break }
                 let seen = requests[index].sniName

@@ -19,4 +19,8 @@ package struct ReconfigurableChallengeHandler: AuthenticationChallengeHandler {
     package func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         wrapped.handle(challenge)
     }
+
+    package func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition {
+        wrapped.handle(challenge)
+    }
 }

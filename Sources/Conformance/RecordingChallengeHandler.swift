@@ -9,4 +9,8 @@ struct RecordingChallengeHandler: AuthenticationChallengeHandler {
         context.record(challenge)
         return wrapped.handle(challenge)
     }
+
+    func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition {
+        wrapped.handle(challenge)
+    }
 }

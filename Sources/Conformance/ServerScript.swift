@@ -31,6 +31,17 @@ package struct ServerScript: Sendable {
     /// The HTTP versions the server offers in ALPN (TLS only): HTTP/1.1 only unless a case is about HTTP/2.
     package var httpVersions: MockServer.TLS.HTTPVersions = .http1Only
 
+    /// Whether the server asks for a client certificate (TLS only), verifying one against root A of the fixtures.
+    package var clientCertificates: ClientCertificateDemand?
+
+    /// How a server asks for a client certificate.
+    package enum ClientCertificateDemand: String, Sendable {
+        /// Asks, and goes on without one.
+        case optional
+        /// Asks, and refuses a client that presents none.
+        case required
+    }
+
     /// Every response the script can answer with: the queue, the repeating one and the routes.
     var allResponses: [MockResponse] {
         responses + (repeating.map { [$0] } ?? []) + routes.keys.sorted().compactMap { routes[$0] }

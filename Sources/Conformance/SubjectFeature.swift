@@ -39,4 +39,8 @@ public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
     /// The stack speaks HTTP/2 over TLS to a server that selects `h2` in ALPN (HTTP-17). A stack that offers only
     /// HTTP/1.1 lacks it: the `.h2` variants and the HTTP/2 cases are then SKIP.
     case http2 = "http2"
+    /// The stack's challenge handler is asked for an identity when a server asks for a client certificate, and
+    /// the stack presents the identity it answers (TRUST-10). A stack that cannot present one lacks it: the cases
+    /// that need a handler's answer are then SKIP.
+    case clientCertificates = "client-certificates"
 }

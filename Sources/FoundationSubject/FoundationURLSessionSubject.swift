@@ -33,6 +33,8 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .resolveOverrides: "URLSession has no host-resolution override",
             .strictValidationProfile: "URLSession on libcurl applies OpenSSL's standard verification only",
             .maximumResponseSize: "URLSession has no limit on the size of a response body",
+            .clientCertificates:
+                "FoundationNetworking on Linux never delivers a client-certificate challenge (NSURLAuthenticationMethodClientCertificate) to any delegate",
             .resourceTimeout: "this subject keeps URLSessionConfiguration's default timeoutIntervalForResource (seven days)",
         ]
     }

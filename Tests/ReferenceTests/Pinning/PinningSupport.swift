@@ -86,6 +86,9 @@ final class SwappableHandler: AuthenticationChallengeHandler {
     private let inner: Locked<any AuthenticationChallengeHandler>
     init(_ handler: any AuthenticationChallengeHandler) { inner = Locked(handler) }
     func swap(to handler: any AuthenticationChallengeHandler) { inner.withLock { $0 = handler } }
+    func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition {
+        inner.withLock { $0 }.handle(challenge)
+    }
     func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         inner.withLock { $0 }.handle(challenge)
     }

@@ -1,0 +1,99 @@
+import Foundation
+import MockServer
+import NetworkCore
+
+extension Catalogue {
+
+    /// Servers that ask who the client is (TLS client authentication), under TLS 1.2 and TLS 1.3: the client's
+    /// answer through its handler, and the code of every refusal.
+    static var clientCertificates: [ConformanceCase] {
+        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity]
+    }
+
+    private static let clientLeaf = "CN=Fixture client-valid Client"
+
+    /// A server for `valid-ec256` asking for a client certificate, at most at `version`, answering `ok` to every request.
+    private static func asking(_ demand: ServerScript.ClientCertificateDemand, _ version: MockServer.TLS.Version) -> ServerScript {
+        var script = ServerScript(tlsScenario: "valid-ec256", repeating: ok(), tlsMaximumVersion: version)
+        script.clientCertificates = demand
+        return script
+    }
+
+    private static func clientCertificateCases(_ version: MockServer.TLS.Version) -> [ConformanceCase] {
+        let v = version == .tls12 ? "tls12" : "tls13"
+        let tls = version == .tls12 ? "TLS 1.2" : "TLS 1.3"
+        let refusalMoment =
+            version == .tls12
+            ? "The server refuses in the handshake."
+            : "Under TLS 1.3 the server refuses after the client's side of the handshake has finished, so the client may already have written its request: the refusal must still be reported as one."
+        func refused(_ scenario: String, _ what: String) -> ConformanceCase {
+            ConformanceCase(
+                id: "clientcert.\(scenario.dropFirst("client-".count)).\(v)",
+                title: "a client certificate the server refuses (\(what)) is clientCertificateRejected (\(tls))", rules: ["ERR-23"],
+                explanation:
+                    "The server requires a client certificate verified against root A. The handler presents \(what). \(refusalMoment) The fetch fails with clientCertificateRejected, not as a lost connection nor as a refusal of the server's own certificate.",
+                server: asking(.required, version), stack: StackSetup(handler: .presenting(scenario)),
+                expected: Expectation(url(.clientCertificateRejected), journal: JournalExpectation(requests: 0)))
+        }
+        return [
+            ConformanceCase(
+                id: "clientcert.required.presented.\(v)", title: "a required client certificate is presented from the handler (\(tls))",
+                rules: ["TRUST-10"],
+                explanation:
+                    "The server requires a client certificate verified against root A. The handler answers the challenge with an identity issued under root A (leaf and intermediate). The fetch succeeds, and the server saw that leaf.",
+                server: asking(.required, version), stack: StackSetup(handler: .presenting("client-valid")),
+                expected: Expectation(
+                    success(), journal: JournalExpectation(requests: 1), checks: [.presentedClientCertificates([clientLeaf])])),
+            ConformanceCase(
+                id: "clientcert.required.missing.\(v)",
+                title: "a required client certificate that is missing is clientCertificateRequired (\(tls))",
+                rules: ["ERR-23"],
+                explanation:
+                    "The server requires a client certificate; the stack has no handler, so it presents none. \(refusalMoment) The fetch fails with clientCertificateRequired.",
+                server: asking(.required, version),
+                expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 0))),
+            refused("client-expired", "a certificate that expired in 2021"),
+            refused("client-other-ca", "a certificate issued under a root the server does not trust"),
+            refused("client-server-eku", "a certificate whose extended key usage is serverAuth only"),
+            ConformanceCase(
+                id: "clientcert.optional.absent.\(v)",
+                title: "a server that only asks gets no certificate, and serves the request (\(tls))",
+                rules: ["TRUST-10"],
+                explanation:
+                    "The server asks for a client certificate but does not require one. The stack has no handler, so it presents none, and the fetch succeeds.",
+                server: asking(.optional, version),
+                expected: Expectation(success(), journal: JournalExpectation(requests: 1), checks: [.presentedClientCertificates(["none"])])
+            ),
+            ConformanceCase(
+                id: "clientcert.handler-cancels.\(v)", title: "a handler that cancels the challenge abandons the connection (\(tls))",
+                rules: ["TRUST-10", "ERR-23"],
+                explanation:
+                    "The server asks for a client certificate, and the handler cancels the challenge. The connection is abandoned before any request byte: the fetch fails with clientCertificateRequired.",
+                server: asking(.optional, version), stack: StackSetup(handler: .cancellingClientCertificate),
+                expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 0, noApplicationBytes: true))),
+            ConformanceCase(
+                id: "clientcert.pin-refused-first.\(v)", title: "a server its pins refuse is sent no client identity (\(tls))",
+                rules: ["TRUST-11"],
+                explanation:
+                    "The server requires a client certificate. The handler pins localhost to a key of no certificate, and would present an identity to a trusted server. The pins refuse the server first: the fetch fails with serverCertificateUntrusted, and the server received no client certificate.",
+                server: asking(.required, version), stack: StackSetup(handler: .pinningUnknownKeyPresenting("client-valid")),
+                expected: Expectation(
+                    Outcome(
+                        kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:noPinMatched"),
+                    journal: JournalExpectation(requests: 0), checks: [.presentedClientCertificates(["none"])])),
+        ]
+    }
+
+    private static var reuseWithAnotherIdentity: ConformanceCase {
+        ConformanceCase(
+            id: "clientcert.reuse.another-identity",
+            title: "a fetch whose handler now presents no identity does not reuse a connection that presented one", rules: ["TRUST-12"],
+            explanation:
+                "The server asks for a client certificate but does not require one. The first fetch presents an identity issued under root A. The handler is then reconfigured to present none, and a second fetch follows: it must go on a new connection, which presented nothing, rather than on the pooled one.",
+            server: asking(.optional, .tls13), stack: StackSetup(handler: .presentingUntilReconfigured("client-valid")),
+            action: .fetchReconfigureFetch,
+            expected: Expectation(
+                success(), journal: JournalExpectation(connections: 2, requests: 2),
+                checks: [.presentedClientCertificates([clientLeaf, "none"])]))
+    }
+}

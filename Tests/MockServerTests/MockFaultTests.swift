@@ -85,6 +85,15 @@ struct MockFaultTests {
         #expect(try server.waitForClose(ofConnection: 0).closedBy == .server)
     }
 
+    @Test("respond once the request was read has nothing to anticipate: the response goes out as scripted")
+    func respondAfterRequestIsTheScriptedResponse() throws {
+        let (result, server) = try run(MockFault(.respond, .afterRequest))
+        defer { server.shutdown() }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.body == "0123456789")
+        #expect(try server.waitForClose(ofConnection: 0).closedBy == .client)
+    }
+
     @Test("a stall before the request times the client out")
     func stallBeforeRequest() throws {
         let (result, server) = try run(MockFault(.stall, .beforeRequest), maxTime: 1)

@@ -303,6 +303,21 @@ extension MockServerHTTP2Tests {
         #expect(result.exitCode == curlExit, "\(malformation): \(result.stderr.split(separator: "\n").last ?? "")")
         #expect(try server.takeRequest().version == "HTTP/2")
     }
+
+    @Test("a fault cuts a malformed HTTP/2 response where it says, and its effect replaces the malformation's close")
+    func aFaultCutsAMalformedHTTP2Response() throws {
+        let server = try makeServer()
+        server.enqueue(
+            MockResponse(
+                body: Data("payload".utf8), malformation: .missingLastChunkThenClose,
+                fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(3))))
+
+        let result = curl2(server, "/bent")
+
+        #expect(result.exitCode == 92, "\(result.stderr)")
+        #expect(result.body == "pay", "\(result.output)")
+        #expect(closedRecord(server)?.closedBy == .client, "the stream was reset; the connection was not closed")
+    }
 }
 
 extension MockServerHTTP2Tests {

@@ -18,7 +18,7 @@ extension MockResponse.Malformation {
             )
         case .missingStatus:
             // END_STREAM | END_HEADERS; `content-length: 0` as a literal with the static table's name 28 (RFC 7541
-            // §6.2.2), never indexed, so the client's HPACK table stays in step with nghttp2's.
+            // §6.2.2), without indexing, so the client's HPACK table stays in step with nghttp2's.
             (Self.frame(type: 0x1, flags: 0x5, stream: stream, payload: [0x0F, 0x0D, 0x01, 0x30]), false)
         case .headWithoutBlankLine:
             // `:status: 200` (static index 8), without END_HEADERS: a head that never ends.

@@ -76,7 +76,7 @@ extension Catalogue {
                 server: .plain(
                     MockResponse(
                         status: 200,
-                        fault: .garbageThenClose(
+                        malformation: .garbageThenClose(
                             Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8)))),
                 resource: .intercepted(.recorder("a", actions: [.retry]), .policy(.maxRetries(3))),
                 expected: Expectation(

@@ -163,7 +163,7 @@ extension Catalogue {
         let failures = [
             Failure(
                 id: "malformed.no-status", rule: "ERR-19",
-                response: MockResponse(fault: MockFault(.http2Violation(.missingStatus), .afterRequest)),
+                response: .malformed(.missingStatus),
                 code: .badServerResponse, what: "the response HEADERS carry no :status"),
             Failure(
                 id: "malformed.connection-header", rule: "ERR-19",
@@ -277,13 +277,14 @@ extension Catalogue {
 
 extension ConformanceCase {
     /// The same case over HTTP/2, or `nil` when its behaviour depends on the protocol: a fault that fires before
-    /// ALPN (nothing of HTTP/2 happens), or a response whose HTTP/1.1 bytes are the point (a status line, framing).
+    /// ALPN (nothing of HTTP/2 happens), or a response whose HTTP/1.1 bytes are the point (a malformation, a body
+    /// ended by the close).
     var overHTTP2: ConformanceCase? {
         let responses = server.allResponses
         guard
             !responses.contains(where: { response in
-                response.closeDelimited
-                    || response.fault.map { $0.effect.shapesHTTP1Message || $0.trigger.precedesApplicationProtocol } ?? false
+                response.closeDelimited || response.malformation != nil
+                    || response.fault.map { $0.trigger.precedesApplicationProtocol } ?? false
             })
         else { return nil }
         var script = server

@@ -7,7 +7,7 @@ extension Catalogue {
     /// Responses from a server that misbehaves on purpose, which any stack must survive with a documented
     /// error, without a hang and without harm to its other fetches (ERR-5, ERR-8, ERR-9, ERR-17, ERR-18, HTTP-16).
     static var hostile: [ConformanceCase] {
-        func raw(_ text: String) -> MockResponse { MockResponse(status: 200, fault: .garbageThenClose(Data(text.utf8))) }
+        func raw(_ text: String) -> MockResponse { MockResponse(status: 200, malformation: .garbageThenClose(Data(text.utf8))) }
         let quick = ResourceSpec().with { $0.timeout = 2 }
         var cases: [ConformanceCase] = []
         // Two ends to the odd reply: a close (which FoundationNetworking stalls on) and a connection kept open
@@ -15,8 +15,8 @@ extension Catalogue {
         let oddReplies: [(variant: String, reply: MockResponse, how: String)] = [
             ("", raw("HTTP/2 200\r\nContent-Length: 2\r\n\r\nok"), "then the server closes"),
             (
-                ".keep-open", MockResponse(status: 200, body: Data("ok".utf8), fault: .statusLineVersion("HTTP/2")),
-                "and the connection stays open (MockFault.statusLineVersion)"
+                ".keep-open", MockResponse(status: 200, body: Data("ok".utf8), malformation: .statusLineVersion("HTTP/2")),
+                "and the connection stays open (MockResponse.Malformation.statusLineVersion)"
             ),
         ]
         for odd in oddReplies {
@@ -56,8 +56,9 @@ extension Catalogue {
         cases.append(
             ConformanceCase(
                 id: "hostile.truncated-head.tls", title: "a head without its blank line over TLS, then a close, is networkConnectionLost",
-                rules: ["ERR-8"], explanation: "MockFault.headWithoutBlankLineThenClose over TLS: url(networkConnectionLost).",
-                server: .tls("valid-ec256", .fault(.headWithoutBlankLineThenClose)), resource: quick,
+                rules: ["ERR-8"],
+                explanation: "MockResponse.Malformation.headWithoutBlankLineThenClose over TLS: url(networkConnectionLost).",
+                server: .tls("valid-ec256", .malformed(.headWithoutBlankLineThenClose)), resource: quick,
                 expected: Expectation(url(.networkConnectionLost), journal: .requests(1))))
 
         let hint = MockResponse(status: 103, headers: [("Link", "</style.css>; rel=preload; " + String(repeating: "c", count: 200))])
@@ -76,8 +77,8 @@ extension Catalogue {
                 MockResponse(status: 200, body: Data("x".utf8)).with { $0.informational = Array(repeating: hint, count: 1500) }
             ),
             (
-                "padded-head", "a head padded to 300 KiB (MockFault.oversizedHead)",
-                MockResponse(status: 200, body: Data("x".utf8), fault: .oversizedHead(300 * 1024))
+                "padded-head", "a head padded to 300 KiB (MockResponse.Malformation.oversizedHead)",
+                MockResponse(status: 200, body: Data("x".utf8), malformation: .oversizedHead(300 * 1024))
             ),
         ]
         for (name, what, response) in oversized {

@@ -7,12 +7,13 @@ import NetworkCore
 
 extension Catalogue {
 
-    /// Every MockServer transport fault, mapped to the URLError code a user expects.
+    /// Every MockServer transport fault and malformed response, mapped to the URLError code a user expects.
     static var transport: [ConformanceCase] {
         struct Fault {
             var id: String
             var rule: String
-            var fault: MockFault
+            var fault: MockFault?
+            var malformation: MockResponse.Malformation?
             var code: URLError.Code?
             var tls = false
             var what: String
@@ -20,6 +21,10 @@ extension Catalogue {
             var method = "GET"
             var level = ConformanceLevel.must
             var alsoAccepted: [URLError.Code] = []
+            /// The scripted misbehaviour as a user spells it.
+            var name: String {
+                malformation.map { "MockResponse.Malformation.\($0)" } ?? fault.map { "MockFault.\($0)" } ?? "MockResponse()"
+            }
         }
         let faults: [Fault] = [
             Fault(
@@ -63,22 +68,22 @@ extension Catalogue {
                 id: "reset-after-request", rule: "ERR-8", fault: .resetWithNoReply, code: .networkConnectionLost,
                 what: "the server reads the request, then resets"),
             Fault(
-                id: "garbage-reply", rule: "ERR-9", fault: .garbageThenClose(Data("NOT HTTP AT ALL\r\n\r\n".utf8)),
+                id: "garbage-reply", rule: "ERR-9", malformation: .garbageThenClose(Data("NOT HTTP AT ALL\r\n\r\n".utf8)),
                 code: .badServerResponse, what: "the server answers bytes that are not HTTP"),
             Fault(
-                id: "http09-reply", rule: "ERR-9", fault: .http09Reply, code: .badServerResponse,
+                id: "http09-reply", rule: "ERR-9", malformation: .http09Reply, code: .badServerResponse,
                 what: "the server answers an HTTP/0.9 simple response"),
             Fault(
-                id: "malformed-status-line", rule: "ERR-9", fault: .malformedStatusLine, code: .badServerResponse,
+                id: "malformed-status-line", rule: "ERR-9", malformation: .malformedStatusLine, code: .badServerResponse,
                 what: "the status code is not three digits"),
             Fault(
-                id: "head-without-blank-line", rule: "ERR-8", fault: .headWithoutBlankLineThenClose, code: .networkConnectionLost,
+                id: "head-without-blank-line", rule: "ERR-8", malformation: .headWithoutBlankLineThenClose, code: .networkConnectionLost,
                 what: "the head never ends, then the server closes"),
             // libcurl 7.88 frames by the last (longer) Content-Length and then sees the connection end short of it;
             // a client that refuses the response as malformed is as right. What matters is that the shorter
             // reading is never delivered as success.
             Fault(
-                id: "conflicting-content-length", rule: "ERR-10", fault: .conflictingContentLength, code: .networkConnectionLost,
+                id: "conflicting-content-length", rule: "ERR-10", malformation: .conflictingContentLength, code: .networkConnectionLost,
                 what: "two Content-Length headers disagree (the larger is never fully sent)", alsoAccepted: [.badServerResponse]),
             Fault(
                 id: "close-mid-body", rule: "ERR-8", fault: .closeAfterBodyBytes(5), code: .networkConnectionLost,
@@ -90,10 +95,10 @@ extension Catalogue {
                 id: "stall-mid-body", rule: "ERR-7", fault: .stallAfterBodyBytes(5), code: .timedOut,
                 what: "the server stops after 5 body bytes"),
             Fault(
-                id: "malformed-chunk-size", rule: "ERR-11", fault: .malformedChunkSize, code: .badServerResponse,
+                id: "malformed-chunk-size", rule: "ERR-11", malformation: .malformedChunkSize, code: .badServerResponse,
                 what: "a chunk-size line is not hexadecimal", level: .should),
             Fault(
-                id: "missing-last-chunk", rule: "ERR-8", fault: .missingLastChunkThenClose, code: .networkConnectionLost,
+                id: "missing-last-chunk", rule: "ERR-8", malformation: .missingLastChunkThenClose, code: .networkConnectionLost,
                 what: "a chunked body ends without its zero-size chunk"),
             Fault(
                 id: "close-mid-request-body", rule: "ERR-8", fault: .closeAfterRequestBodyBytes(4), code: .networkConnectionLost,
@@ -102,7 +107,7 @@ extension Catalogue {
                 id: "reset-mid-request-body", rule: "ERR-8", fault: .resetAfterRequestBodyBytes(4), code: .networkConnectionLost,
                 what: "the server resets after reading 4 bytes of the request body", method: "POST"),
             Fault(
-                id: "extra-bytes-after-body", rule: "ERR-15", fault: .extraBytesBeyondContentLength(Data("EXTRA".utf8)), code: nil,
+                id: "extra-bytes-after-body", rule: "ERR-15", malformation: .extraBytesBeyondContentLength(Data("EXTRA".utf8)), code: nil,
                 what: "bytes follow a body framed by Content-Length", level: .should),
             Fault(
                 id: "tls.close-without-close-notify", rule: "ERR-16", fault: .closeWithoutCloseNotify, code: nil, tls: true,
@@ -110,7 +115,9 @@ extension Catalogue {
         ]
         var cases: [ConformanceCase] = faults.map { fault in
             let chunked = fault.id.contains("chunk")
-            let response = MockResponse(status: 200, body: Data(fault.body.utf8), chunked: chunked ? [4] : nil, fault: fault.fault)
+            let response = MockResponse(
+                status: 200, body: Data(fault.body.utf8), chunked: chunked ? [4] : nil, malformation: fault.malformation, fault: fault.fault
+            )
             var expected: Outcome = fault.code.map { url($0) } ?? success(fault.body)
             if !fault.alsoAccepted.isEmpty { expected.alsoAcceptedURLErrorCodes = fault.alsoAccepted.map(\.rawValue) }
             let codes = fault.code.map { [$0] + fault.alsoAccepted } ?? []
@@ -122,7 +129,7 @@ extension Catalogue {
                 id: "transport.\(fault.id)", title: "\(fault.what): \(outcomeText)",
                 rules: [fault.rule], level: fault.level,
                 explanation:
-                    "MockFault.\(fault.fault) — \(fault.what). The failure is delivered as \(outcomeText), never as the unknown code -1.",
+                    "\(fault.name) — \(fault.what). The failure is delivered as \(outcomeText), never as the unknown code -1.",
                 server: ServerScript(tlsScenario: fault.tls ? "valid-ec256" : nil, responses: [response]),
                 resource: ResourceSpec().with {
                     $0.timeout = 1

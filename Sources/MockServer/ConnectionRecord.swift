@@ -68,7 +68,8 @@ public struct ConnectionRecord: Sendable {
     public internal(set) var applicationBytesReceived: Int = 0
     /// How many requests were read (complete or cut short) on this connection.
     public internal(set) var requestCount: Int = 0
-    /// The fault that fired on this connection, if any.
+    /// The fault that fired on this connection, if any. A response's ``MockResponse/Malformation`` is its shape,
+    /// not something that happened to the connection, and is not recorded here.
     public internal(set) var fault: MockFault?
     /// The application protocol ALPN selected (`"h2"`, `"http/1.1"`), or `nil` when none was (plain HTTP, a
     /// client that offered no ALPN, a failed handshake).

@@ -1,10 +1,12 @@
 /// A frame, or a bounded run of frames, that breaks HTTP/2 (RFC 9113) or abuses it, written raw because nghttp2
 /// refuses to produce it: what a client must refuse, never follow or buffer without end.
 ///
-/// Used through ``MockFault/Effect/http2Violation(_:)``. New violations may be added; switch with a `default`.
+/// Used through ``MockFault/Effect/http2Violation(_:)``. A well-framed response that is malformed (no `:status`, say)
+/// is the response's own shape instead: ``MockResponse/Malformation``. New violations may be added; switch with a
+/// `default`.
 public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     enum Base: Sendable, Hashable {
-        case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, missingStatus, continuationFlood, pingFlood
+        case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, continuationFlood, pingFlood
     }
     let base: Base
     private init(_ base: Base) { self.base = base }
@@ -20,10 +22,6 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     /// A connection `WINDOW_UPDATE` that takes the client's send window past 2^31-1: `FLOW_CONTROL_ERROR` (§6.9.1).
     public static let windowOverflow = HTTP2Violation(.windowOverflow)
 
-    /// Response `HEADERS` that end the stream with `content-length: 0` and no `:status`: a malformed response, which
-    /// the client refuses with a stream error (§8.1.1, §8.3.2) while the connection lives on.
-    public static let missingStatus = HTTP2Violation(.missingStatus)
-
     /// Response `HEADERS` without `END_HEADERS`, then 20 000 `CONTINUATION` frames of one header field each (about
     /// 700 KB of header block, never ended): a client must stop at its header limit, not buffer it all.
     public static let continuationFlood = HTTP2Violation(.continuationFlood)
@@ -38,7 +36,6 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .pushPromise: "pushPromise"
         case .dataBeforeHeaders: "dataBeforeHeaders"
         case .windowOverflow: "windowOverflow"
-        case .missingStatus: "missingStatus"
         case .continuationFlood: "continuationFlood"
         case .pingFlood: "pingFlood"
         }
@@ -53,8 +50,6 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .pushPromise: Self.frame(type: 0x5, flags: 0x4, stream: stream, payload: [0, 0, 0, 2, 0x82, 0x87, 0x84, 0x41, 0x01, 0x61])
         case .dataBeforeHeaders: Self.frame(type: 0x0, flags: 0x1, stream: stream, payload: Array("early".utf8))
         case .windowOverflow: Self.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7F, 0xFF, 0xFF, 0xFF])
-        // END_STREAM | END_HEADERS; `content-length: 0` as a literal with the static table's name 28 (RFC 7541 §6.2.2).
-        case .missingStatus: Self.frame(type: 0x1, flags: 0x5, stream: stream, payload: [0x0F, 0x0D, 0x01, 0x30])
         case .continuationFlood:
             // `:status: 200` (static index 8), then `x-flood: 0123456789abcdef` as a literal with a new name, each time.
             Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])

@@ -46,32 +46,6 @@ extension MockFault {
     public static let closeWithNoReply = MockFault(.close, .afterRequest)
     /// Read the whole request, then reset (RST) without a byte of response: `(.reset, .afterRequest)`.
     public static let resetWithNoReply = MockFault(.reset, .afterRequest)
-    /// Send these bytes instead of a response, then close: `(.garbage(bytes), .afterRequest)`.
-    public static func garbageThenClose(_ bytes: Data) -> MockFault { MockFault(.garbage(bytes), .afterRequest) }
-
-    // MARK: A bent response
-    /// Send only the body, as an HTTP/0.9 "simple response", then close: `(.http09Reply, .afterRequest)`.
-    public static let http09Reply = MockFault(.http09Reply, .afterRequest)
-    /// Send a status code that is not three digits, then close: `(.malformedStatusLine, .afterRequest)`.
-    public static let malformedStatusLine = MockFault(.malformedStatusLine, .afterRequest)
-    /// Send the head without its terminating blank line, then close: `(.headWithoutBlankLine, .afterRequest)`.
-    public static let headWithoutBlankLineThenClose = MockFault(.headWithoutBlankLine, .afterRequest)
-    /// Pad the head to at least this many bytes, then close after the response: `(.oversizedHead(size), .afterRequest)`.
-    public static func oversizedHead(_ size: Int) -> MockFault { MockFault(.oversizedHead(size), .afterRequest) }
-    /// Send two `Content-Length` headers that disagree, then close: `(.conflictingContentLength, .afterRequest)`.
-    public static let conflictingContentLength = MockFault(.conflictingContentLength, .afterRequest)
-    /// Send a first chunk-size line that is not hexadecimal, then close: `(.malformedChunkSize, .afterRequest)`.
-    public static let malformedChunkSize = MockFault(.malformedChunkSize, .afterRequest)
-    /// Send a chunked body without its zero-size chunk, then close: `(.missingLastChunk, .afterRequest)`.
-    public static let missingLastChunkThenClose = MockFault(.missingLastChunk, .afterRequest)
-    /// Send these bytes after a body framed by `Content-Length`; the connection stays open:
-    /// `(.extraBytesBeyondContentLength(bytes), .afterRequest)`.
-    public static func extraBytesBeyondContentLength(_ bytes: Data) -> MockFault {
-        MockFault(.extraBytesBeyondContentLength(bytes), .afterRequest)
-    }
-    /// Send the status line with this version token (`HTTP/2 200 OK` on an HTTP/1.1 connection); the connection stays
-    /// open: `(.statusLineVersion(version), .afterRequest)`.
-    public static func statusLineVersion(_ version: String) -> MockFault { MockFault(.statusLineVersion(version), .afterRequest) }
 
     // MARK: While answering
     /// Send the head and this many bytes of the (encoded) body, then close (FIN):
@@ -105,16 +79,6 @@ extension MockFault {
         case (.stall, .afterRequest): "stallAfterRequest"
         case (.close, .afterRequest): "closeWithNoReply"
         case (.reset, .afterRequest): "resetWithNoReply"
-        case (.garbage(let bytes), .afterRequest): "garbageThenClose(\(bytes.count) bytes)"
-        case (.http09Reply, .afterRequest): "http09Reply"
-        case (.malformedStatusLine, .afterRequest): "malformedStatusLine"
-        case (.headWithoutBlankLine, .afterRequest): "headWithoutBlankLineThenClose"
-        case (.oversizedHead(let size), .afterRequest): "oversizedHead(\(size))"
-        case (.conflictingContentLength, .afterRequest): "conflictingContentLength"
-        case (.malformedChunkSize, .afterRequest): "malformedChunkSize"
-        case (.missingLastChunk, .afterRequest): "missingLastChunkThenClose"
-        case (.extraBytesBeyondContentLength(let bytes), .afterRequest): "extraBytesBeyondContentLength(\(bytes.count) bytes)"
-        case (.statusLineVersion(let version), .afterRequest): "statusLineVersion(\(version))"
         case (.close, .afterResponseBodyBytes(let count)): "closeAfterBodyBytes(\(count))"
         case (.reset, .afterResponseBodyBytes(let count)): "resetAfterBodyBytes(\(count))"
         case (.stall, .afterResponseBodyBytes(let count)): "stallAfterBodyBytes(\(count))"

@@ -1,7 +1,10 @@
 import Foundation
 
-/// A transport-level misbehaviour: *what* the server does wrong (an ``Effect``) and *when* (a ``Trigger``),
+/// A misbehaviour of the connection: *what* the server does to it (an ``Effect``) and *when* (a ``Trigger``),
 /// scoped to one scripted ``MockResponse``.
+///
+/// A fault never changes the bytes of a response; a response broken in its own shape carries a
+/// ``MockResponse/Malformation`` instead, and the two compose (see ``MockResponse``).
 ///
 /// Because a fault rides on the response it is attached to, "fail the second attempt" is two enqueued
 /// responses, and "fail every connection" is a dispatcher that always returns the faulty response.
@@ -25,8 +28,7 @@ import Foundation
 /// **Late faults.** A fault whose moment has passed when its response is used (a connection fault queued behind
 /// another response on a reused connection, or any request fault returned by a dispatcher, which only runs once
 /// the body was read) performs its effect at once, before the response: close, reset or stall with no reply.
-/// Pairs with no meaning of their own fall back the same way: an effect that bends the response
-/// (``Effect/http09Reply``, …) closes the connection when it fires before a request exists.
+/// One pair family has no meaning of its own: ``Effect/respond`` outside the request (see there).
 ///
 /// "Stall" holds the connection open without sending anything until the client closes it or the server
 /// shuts down; it never sleeps for a fixed time. "Reset" sends a TCP RST (`SO_LINGER {1, 0}` then `close`).

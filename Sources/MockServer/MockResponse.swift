@@ -1,9 +1,16 @@
 import Foundation
 
-/// A scripted response: what the server sends for one request, including latency and an optional ``MockFault``.
+/// A scripted response: what the server sends for one request, including latency, an optional
+/// ``Malformation`` of its own bytes and an optional ``MockFault`` on the connection around it.
 ///
 /// A value type with defaults that make the common case short: `MockResponse()` is `200 OK` with an empty body
 /// and `Content-Length: 0`. Derive variants with ``with(_:)``.
+///
+/// A malformation and a fault compose: the fault's trigger says when its effect happens to the connection, and
+/// the response that goes out, if any, has the malformation's shape. A fault that fires before the response
+/// (``MockFault/Trigger/afterRequest`` or earlier) sends none of it, unless its effect is
+/// ``MockFault/Effect/respond``, which sends it early, malformed; a fault on a response trigger cuts the malformed
+/// bytes where it says and replaces the malformation's close with its own effect.
 ///
 /// The server adds `Content-Length` (or `Transfer-Encoding: chunked` when ``chunked`` is set) unless
 /// ``headers`` already has one: write your own to lie about the length on purpose.
@@ -38,13 +45,16 @@ public struct MockResponse: Sendable {
     public var throttle: Throttle?
     /// Send `Connection: close` and close the connection after the response.
     public var closeConnection: Bool
-    /// A misbehaviour to perform instead of, or while, sending this response.
+    /// The response's own bytes broken on purpose (a bad status line, bad framing, no response at all).
+    public var malformation: Malformation?
+    /// What happens to the connection instead of, or while, sending this response.
     public var fault: MockFault?
     /// Send the body with neither `Content-Length` nor chunked encoding, ended by closing the connection
     /// (HTTP/1.0 style). With ``MockFault/closeWithoutCloseNotify`` a TLS client cannot tell the end from a
     /// truncation. Set it with ``with(_:)``.
     public var closeDelimited: Bool = false
-    /// Interim `1xx` responses sent before this one (only their status, reason and headers are used), such as
+    /// Interim `1xx` responses sent before this one (only their status, reason and headers are used; their
+    /// malformation and fault are ignored), such as
     /// `103 Early Hints`. Set it with ``with(_:)``.
     public var informational: [MockResponse] = []
 
@@ -59,7 +69,8 @@ public struct MockResponse: Sendable {
     ///   - headDelay: Latency before the head.
     ///   - throttle: Bytes per interval for the whole response.
     ///   - closeConnection: Close the connection after this response.
-    ///   - fault: A misbehaviour; see ``MockFault`` for when each one fires.
+    ///   - malformation: A shape no correct server sends; see ``Malformation``.
+    ///   - fault: What happens to the connection; see ``MockFault`` for when each one fires.
     public init(
         status: Int = 200,
         reason: String? = nil,
@@ -69,6 +80,7 @@ public struct MockResponse: Sendable {
         headDelay: Duration? = nil,
         throttle: Throttle? = nil,
         closeConnection: Bool = false,
+        malformation: Malformation? = nil,
         fault: MockFault? = nil
     ) {
         self.status = status
@@ -79,6 +91,7 @@ public struct MockResponse: Sendable {
         self.headDelay = headDelay
         self.throttle = throttle
         self.closeConnection = closeConnection
+        self.malformation = malformation
         self.fault = fault
     }
 
@@ -92,17 +105,22 @@ public struct MockResponse: Sendable {
         headDelay: Duration? = nil,
         throttle: Throttle? = nil,
         closeConnection: Bool = false,
+        malformation: Malformation? = nil,
         fault: MockFault? = nil
     ) {
         self.init(
             status: status, reason: reason,
             headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             body: body, chunked: chunked, headDelay: headDelay, throttle: throttle,
-            closeConnection: closeConnection, fault: fault)
+            closeConnection: closeConnection, malformation: malformation, fault: fault)
     }
 
     /// Creates a response that exists only to carry a fault (for example ``MockFault/resetAtAccept``).
     public static func fault(_ fault: MockFault) -> MockResponse { MockResponse(fault: fault) }
+
+    /// Creates a `200` with an empty body in this malformed shape, for the malformations that need no content
+    /// (for example ``Malformation/garbageThenClose(_:)``).
+    public static func malformed(_ malformation: Malformation) -> MockResponse { MockResponse(malformation: malformation) }
 
     /// Returns a copy changed by `change`, so a base response can be reused: `base.with { $0.status = 503 }`.
     public func with(_ change: (inout MockResponse) -> Void) -> MockResponse {
@@ -157,9 +175,10 @@ public struct MockResponse: Sendable {
 }
 
 extension MockResponse: CustomStringConvertible {
-    /// A one-line summary for reports: status, body size and fault.
+    /// A one-line summary for reports: status, body size, malformation and fault.
     public var description: String {
         var text = "\(status) \(reason), \(body.count) body bytes"
+        if let malformation { text += ", malformed \(malformation)" }
         if let fault { text += ", fault \(fault)" }
         return text
     }

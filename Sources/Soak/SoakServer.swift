@@ -33,9 +33,9 @@ enum SoakServer {
         case "/flaky": return Bool.random() ? MockResponse(status: 503) : MockResponse(status: 200, body: Data("ok".utf8))
         case "/close": return .fault(.closeWithNoReply)
         case "/reset": return .fault(.resetWithNoReply)
-        case "/cut-head": return .fault(.headWithoutBlankLineThenClose)
+        case "/cut-head": return .malformed(.headWithoutBlankLineThenClose)
         case "/cut-body": return MockResponse(status: 200, body: Data(count: 4096), fault: .closeAfterBodyBytes(100))
-        case "/garbage": return .fault(.garbageThenClose(Data("not http\r\n\r\n".utf8)))
+        case "/garbage": return .malformed(.garbageThenClose(Data("not http\r\n\r\n".utf8)))
         case "/stall": return .fault(.stallAfterRequest)
         case "/refused":
             return Bool.random() ? .fault(MockFault(.resetStream(.refusedStream), .afterRequestHead)) : MockResponse(status: 200)

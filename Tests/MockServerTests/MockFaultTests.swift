@@ -22,20 +22,6 @@ struct MockFaultTests {
             (.stallAfterRequest, MockFault(.stall, .afterRequest), "stallAfterRequest"),
             (.closeWithNoReply, MockFault(.close, .afterRequest), "closeWithNoReply"),
             (.resetWithNoReply, MockFault(.reset, .afterRequest), "resetWithNoReply"),
-            (.garbageThenClose(Data("abc".utf8)), MockFault(.garbage(Data("abc".utf8)), .afterRequest), "garbageThenClose(3 bytes)"),
-            (.http09Reply, MockFault(.http09Reply, .afterRequest), "http09Reply"),
-            (.malformedStatusLine, MockFault(.malformedStatusLine, .afterRequest), "malformedStatusLine"),
-            (.headWithoutBlankLineThenClose, MockFault(.headWithoutBlankLine, .afterRequest), "headWithoutBlankLineThenClose"),
-            (.oversizedHead(100), MockFault(.oversizedHead(100), .afterRequest), "oversizedHead(100)"),
-            (.conflictingContentLength, MockFault(.conflictingContentLength, .afterRequest), "conflictingContentLength"),
-            (.malformedChunkSize, MockFault(.malformedChunkSize, .afterRequest), "malformedChunkSize"),
-            (.missingLastChunkThenClose, MockFault(.missingLastChunk, .afterRequest), "missingLastChunkThenClose"),
-            (
-                .extraBytesBeyondContentLength(Data("EXTRA".utf8)),
-                MockFault(.extraBytesBeyondContentLength(Data("EXTRA".utf8)), .afterRequest),
-                "extraBytesBeyondContentLength(5 bytes)"
-            ),
-            (.statusLineVersion("HTTP/2"), MockFault(.statusLineVersion("HTTP/2"), .afterRequest), "statusLineVersion(HTTP/2)"),
             (.closeAfterBodyBytes(5), MockFault(.close, .afterResponseBodyBytes(5)), "closeAfterBodyBytes(5)"),
             (.resetAfterBodyBytes(5), MockFault(.reset, .afterResponseBodyBytes(5)), "resetAfterBodyBytes(5)"),
             (.stallAfterBodyBytes(5), MockFault(.stall, .afterResponseBodyBytes(5)), "stallAfterBodyBytes(5)"),
@@ -97,6 +83,15 @@ struct MockFaultTests {
         #expect(result.body == "0123456789")
         #expect(try server.takeRequest().bodyText == "abcd")
         #expect(try server.waitForClose(ofConnection: 0).closedBy == .server)
+    }
+
+    @Test("respond once the request was read has nothing to anticipate: the response goes out as scripted")
+    func respondAfterRequestIsTheScriptedResponse() throws {
+        let (result, server) = try run(MockFault(.respond, .afterRequest))
+        defer { server.shutdown() }
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.body == "0123456789")
+        #expect(try server.waitForClose(ofConnection: 0).closedBy == .client)
     }
 
     @Test("a stall before the request times the client out")

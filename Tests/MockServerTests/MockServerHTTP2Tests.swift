@@ -281,25 +281,42 @@ extension MockServerHTTP2Tests {
 
 extension MockServerHTTP2Tests {
     @Test(
-        "an effect that bends an HTTP/1.1 message bends the HTTP/2 response its nearest way",
+        "a malformation's HTTP/2 form breaks the same part of the response its nearest way",
         arguments: [
             // A body before any head; a head that never ends; a DATA frame past the client's largest frame size.
-            (MockFault.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18), (.malformedChunkSize, 52),
+            (MockResponse.Malformation.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18), (.malformedChunkSize, 52),
             // A `:status` of four digits; two content-lengths that disagree; DATA past the content-length.
             (.malformedStatusLine, 92), (.conflictingContentLength, 92), (.extraBytesBeyondContentLength(Data("EXTRA".utf8)), 92),
             // A body of no announced length whose stream never ends.
             (.missingLastChunkThenClose, 18),
             // A padded head, and a status line's version, which HTTP/2 does not carry: the response is whole.
             (.oversizedHead(2000), 0), (.statusLineVersion("HTTP/1.0"), 0),
+            // HEADERS without `:status`: a stream error; bytes that are no frame at all.
+            (.missingStatus, 92), (.garbageThenClose(Data("NOT HTTP/2 AT ALL".utf8)), 52),
         ])
-    func anEffectThatBendsAnHTTP11MessageBendsTheHTTP2ResponseItsNearestWay(fault: MockFault, curlExit: Int32) throws {
+    func aMalformationsHTTP2FormBreaksTheSamePartOfTheResponse(malformation: MockResponse.Malformation, curlExit: Int32) throws {
         let server = try makeServer()
-        server.enqueue(MockResponse(body: Data("payload".utf8), fault: fault))
+        server.enqueue(MockResponse(body: Data("payload".utf8), malformation: malformation))
 
         let result = curl2(server, "/bent")
 
-        #expect(result.exitCode == curlExit, "\(fault): \(result.stderr.split(separator: "\n").last ?? "")")
+        #expect(result.exitCode == curlExit, "\(malformation): \(result.stderr.split(separator: "\n").last ?? "")")
         #expect(try server.takeRequest().version == "HTTP/2")
+    }
+
+    @Test("a fault cuts a malformed HTTP/2 response where it says, and its effect replaces the malformation's close")
+    func aFaultCutsAMalformedHTTP2Response() throws {
+        let server = try makeServer()
+        server.enqueue(
+            MockResponse(
+                body: Data("payload".utf8), malformation: .missingLastChunkThenClose,
+                fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(3))))
+
+        let result = curl2(server, "/bent")
+
+        #expect(result.exitCode == 92, "\(result.stderr)")
+        #expect(result.body == "pay", "\(result.output)")
+        #expect(closedRecord(server)?.closedBy == .client, "the stream was reset; the connection was not closed")
     }
 }
 

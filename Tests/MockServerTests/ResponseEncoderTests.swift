@@ -41,39 +41,39 @@ struct ResponseEncoderTests {
 
     @Test("a malformed chunk size replaces the first size line")
     func malformedChunkSizeReplacesTheFirstSizeLine() {
-        #expect(wire(MockResponse(body: Data("abc".utf8), fault: .malformedChunkSize)).hasSuffix("\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"))
+        #expect(wire(MockResponse(body: Data("abc".utf8), malformation: .malformedChunkSize)).hasSuffix("\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"))
     }
 
     @Test("a missing last chunk leaves out the zero-size chunk")
     func missingLastChunkLeavesOutTheZeroSizeChunk() {
-        #expect(wire(MockResponse(body: Data("abc".utf8), fault: .missingLastChunkThenClose)).hasSuffix("\r\n\r\n3\r\nabc\r\n"))
+        #expect(wire(MockResponse(body: Data("abc".utf8), malformation: .missingLastChunkThenClose)).hasSuffix("\r\n\r\n3\r\nabc\r\n"))
     }
 
     @Test("conflicting Content-Length sends two values")
     func conflictingContentLengthSendsTwoValues() {
         #expect(
-            wire(MockResponse(body: Data("abc".utf8), fault: .conflictingContentLength))
+            wire(MockResponse(body: Data("abc".utf8), malformation: .conflictingContentLength))
                 == "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc")
     }
 
     @Test("a malformed status line has a four-digit code")
     func malformedStatusLineHasAFourDigitCode() {
-        #expect(wire(MockResponse(fault: .malformedStatusLine)).hasPrefix("HTTP/1.1 2000 OK\r\n"))
+        #expect(wire(MockResponse(malformation: .malformedStatusLine)).hasPrefix("HTTP/1.1 2000 OK\r\n"))
     }
 
     @Test("a head without its blank line ends after the last header")
     func headWithoutBlankLineEndsAfterTheLastHeader() {
-        #expect(wire(MockResponse(fault: .headWithoutBlankLineThenClose)) == "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n")
+        #expect(wire(MockResponse(malformation: .headWithoutBlankLineThenClose)) == "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n")
     }
 
     @Test("an HTTP/0.9 reply is the body alone")
     func http09ReplyIsTheBodyAlone() {
-        #expect(wire(MockResponse(body: Data("hi".utf8), fault: .http09Reply)) == "hi")
+        #expect(wire(MockResponse(body: Data("hi".utf8), malformation: .http09Reply)) == "hi")
     }
 
     @Test("an oversized head is at least the size asked for")
     func oversizedHeadIsAtLeastTheSizeAskedFor() {
-        #expect(ResponseEncoder.encode(MockResponse(fault: .oversizedHead(100_000))).head.count >= 100_000)
+        #expect(ResponseEncoder.encode(MockResponse(malformation: .oversizedHead(100_000))).head.count >= 100_000)
     }
 
     @Test("a close-delimited body has no length and closes the connection")
@@ -87,5 +87,55 @@ struct ResponseEncoderTests {
     func informationalResponsesPrecedeTheFinalHead() {
         let response = MockResponse().with { $0.informational = [MockResponse(status: 103, headers: [("Link", "</a>")])] }
         #expect(wire(response) == "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test("bytes in place of the response are sent alone and whole, even to HEAD, then the connection closes")
+    func garbageIsSentAloneAndWhole() {
+        let response = MockResponse(status: 404, body: Data("body".utf8), malformation: .garbageThenClose(Data("NOT HTTP".utf8)))
+        #expect(wire(response, head: true) == "NOT HTTP")
+        #expect(ResponseEncoder.encode(response).mustClose)
+    }
+
+    @Test("a response with no status starts with its first header field, then the connection closes")
+    func missingStatusHasNoStatusLine() {
+        let response = MockResponse(body: Data("ab".utf8), malformation: .missingStatus)
+        #expect(wire(response) == "Content-Length: 2\r\n\r\nab")
+        #expect(ResponseEncoder.encode(response).mustClose)
+    }
+
+    @Test("a status line's version is replaced, the framing kept, and the connection stays open")
+    func statusLineVersionKeepsFramingAndConnection() {
+        let response = MockResponse(body: Data("ab".utf8), malformation: .statusLineVersion("HTTP/1.0"))
+        #expect(wire(response) == "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nab")
+        #expect(!ResponseEncoder.encode(response).mustClose)
+    }
+
+    @Test("a malformation that keeps the connection open still closes it when the response asks to")
+    func closeConnectionStillCloses() {
+        let response = MockResponse(closeConnection: true, malformation: .statusLineVersion("HTTP/1.0"))
+        #expect(ResponseEncoder.encode(response).mustClose)
+    }
+
+    @Test("extra bytes follow a body framed by its true length, and the connection stays open")
+    func extraBytesFollowTheFramedBody() {
+        let response = MockResponse(body: Data("ab".utf8), malformation: .extraBytesBeyondContentLength(Data("XY".utf8)))
+        #expect(wire(response) == "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabXY")
+        #expect(!ResponseEncoder.encode(response).mustClose)
+    }
+
+    @Test(
+        "each malformation that breaks the framing closes the connection after the response",
+        arguments: [
+            MockResponse.Malformation.http09Reply, .malformedStatusLine, .headWithoutBlankLineThenClose, .oversizedHead(10),
+            .conflictingContentLength, .malformedChunkSize, .missingLastChunkThenClose,
+        ])
+    func framingMalformationsClose(malformation: MockResponse.Malformation) {
+        #expect(ResponseEncoder.encode(MockResponse(malformation: malformation)).mustClose)
+    }
+
+    @Test("a fault does not change the response's bytes")
+    func aFaultDoesNotChangeTheBytes() {
+        let plain = MockResponse(body: Data("ab".utf8))
+        #expect(ResponseEncoder.encode(plain.with { $0.fault = .closeAfterBodyBytes(1) }) == ResponseEncoder.encode(plain))
     }
 }

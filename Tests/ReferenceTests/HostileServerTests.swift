@@ -17,7 +17,7 @@ struct HostileServerTests {
     }
 
     private func raw(_ text: String) -> MockResponse {
-        MockResponse(status: 200, fault: .garbageThenClose(Data(text.utf8)))
+        MockResponse(status: 200, malformation: .garbageThenClose(Data(text.utf8)))
     }
 
     @Test("an unrequested 101 followed by bytes is badResponse")
@@ -98,7 +98,7 @@ struct HostileServerTests {
         let harness = try Harness(scenario: nil) { $0.maximumConnectionsPerHost = 2 }
         harness.server.dispatcher = MockDispatcher { request in
             request.path == "/odd"
-                ? MockResponse(status: 200, body: Data("ok".utf8), fault: .statusLineVersion("HTTP/2"))
+                ? MockResponse(status: 200, body: Data("ok".utf8), malformation: .statusLineVersion("HTTP/2"))
                 : MockResponse(status: 200, body: Data("fine".utf8))
         }
         let fetches = 300

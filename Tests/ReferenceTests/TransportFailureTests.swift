@@ -40,10 +40,10 @@ struct TransportFailureTests {
 
     @Test(
         "a reply that is not HTTP is badServerResponse",
-        arguments: [MockFault.http09Reply, .garbageThenClose(Data("garbage\r\n\r\n".utf8))])
-    func notHTTP(fault: MockFault) throws {
+        arguments: [MockResponse.Malformation.http09Reply, .garbageThenClose(Data("garbage\r\n\r\n".utf8))])
+    func notHTTP(malformation: MockResponse.Malformation) throws {
         let harness = try Harness()
-        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), fault: fault))
+        harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), malformation: malformation))
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
     }
 
@@ -109,7 +109,7 @@ struct TransportFailureTests {
     @Test("a malformed chunked body is badServerResponse")
     func malformedChunk() throws {
         let harness = try Harness()
-        harness.server.enqueue(MockResponse(status: 200, body: Data("hello".utf8), chunked: [5], fault: .malformedChunkSize))
+        harness.server.enqueue(MockResponse(status: 200, body: Data("hello".utf8), chunked: [5], malformation: .malformedChunkSize))
         #expect(urlErrorCode(harness.fetch(harness.resource())) == .badServerResponse)
     }
 
@@ -119,7 +119,8 @@ struct TransportFailureTests {
         harness.server.enqueue(
             MockResponse(
                 status: 200,
-                fault: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8))))
+                malformation: .garbageThenClose(
+                    Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8))))
         let interceptor = RecordingInterceptor(actions: [.retry])
         guard case .badResponse(let response as HTTPURLResponse)? = harness.fetch(harness.resource(interceptors: [interceptor])).failure
         else {

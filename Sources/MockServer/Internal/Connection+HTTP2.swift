@@ -72,8 +72,9 @@ extension Connection {
     /// Fires the faults of responses cut short or sent in full, and closes a connection whose last stream ended.
     private func settleSentStreams(_ session: HTTP2Session, _ pending: inout Pending) {
         for stream in session.takeCutStreams() {
-            guard let effect = pending.exchanges[stream]?.scripted?.fault?.effect else { continue }
-            act(effect, on: stream, session, &pending, midMessage: true, responseFollows: true)
+            guard let scripted = pending.exchanges[stream]?.scripted else { continue }
+            // Held by its fault, or by a body that never ends (`missingLastChunkThenClose`), which then closes.
+            act(scripted.fault?.effect ?? .close, on: stream, session, &pending, midMessage: true, responseFollows: true)
             if closed { return }
             guard flush(session) else { return finish(by: .client, kind: .fin) }
         }
@@ -189,17 +190,20 @@ extension Connection {
         for interim in response.informational {
             session.submitHeaders(stream, fields: Self.fields(interim, bodyCount: nil), body: nil, final: false)
         }
-        let bend = response.fault.map(\.effect).flatMap { $0.shapesHTTP1Message ? $0 : nil }
-        if let bend, let frames = Self.rawFrames(for: bend, response, stream: stream) {
-            // The message's head or framing is broken below what nghttp2 would send: the frames go raw, then the close.
-            guard flush(session), write(frames) else { return finish(by: .client, kind: .fin) }
-            return finish(by: .server, kind: .fin, closeNotify: false)
+        if let raw = response.malformation?.rawHTTP2Frames(response, stream: stream) {
+            // The response's head or framing is broken below what nghttp2 would send: the frames go raw.
+            guard flush(session), write(raw.bytes) else { return finish(by: .client, kind: .fin) }
+            if let fault = response.fault, !fault.trigger.precedesResponse, fault.effect.endsExchange {
+                return act(fault.effect, on: stream, session, &pending, midMessage: fault.trigger != .afterResponse)
+            }
+            if raw.thenClose { finish(by: .server, kind: .fin, closeNotify: false) }
+            return
         }
         var cut: Int?
         if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base { cut = count }
         var bytes = isHead ? [] : [UInt8](response.body)
         var fields = Self.fields(response, bodyCount: response.chunked != nil || response.closeDelimited ? nil : response.body.count)
-        if let bend { Self.bend(bend, &fields, &bytes, &cut, response) }
+        response.malformation?.bend(&fields, &bytes, &cut, response)
         let body =
             bytes.isEmpty && cut == nil
             ? nil
@@ -211,52 +215,6 @@ extension Connection {
         if response.closeConnection {
             session.submitGoAway(lastStreamID: stream, code: .noError)
             pending.closeAfter = stream
-        }
-    }
-
-    // MARK: HTTP/1.1 shapes in their HTTP/2 form
-
-    /// The frames of an HTTP/1.1 bend that breaks HTTP/2's own framing, written raw: a body before any head
-    /// (`http09Reply`), a head that never ends (`headWithoutBlankLine`), a body frame past the client's largest
-    /// frame size (`malformedChunkSize`). `nil` for the bends that only change the fields or the body.
-    static func rawFrames(for bend: MockFault.Effect, _ response: MockResponse, stream: Int32) -> [UInt8]? {
-        switch bend {
-        case .http09Reply:
-            return HTTP2Violation.frame(
-                type: 0x0, flags: 0x1, stream: stream, payload: Array(response.body.isEmpty ? Data("simple".utf8) : response.body))
-        case .headWithoutBlankLine:
-            return HTTP2Violation.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])  // `:status: 200`, no END_HEADERS
-        case .malformedChunkSize:
-            return HTTP2Violation.frame(type: 0x0, flags: 0, stream: stream, payload: Array(repeating: 0x61, count: 16_385))
-        default:
-            return nil
-        }
-    }
-
-    /// The bends that HTTP/2 can carry in a well-framed response: a `:status` that is not three digits, two
-    /// `content-length` fields that disagree, a padded head, bytes past the `content-length`, a body of no announced
-    /// length whose stream never ends (then the close). A status line's version has no HTTP/2 form: the response goes out as it is.
-    static func bend(
-        _ bend: MockFault.Effect, _ fields: inout [(name: String, value: String)], _ bytes: inout [UInt8], _ cut: inout Int?,
-        _ response: MockResponse
-    ) {
-        switch bend.base {
-        case .malformedStatusLine:
-            fields[0].value += "0"
-        case .conflictingContentLength:
-            fields.removeAll { $0.name == "content-length" }
-            fields += [("content-length", String(response.body.count)), ("content-length", String(response.body.count + 1))]
-        case .oversizedHead(let size):
-            let used = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-            fields.append(("x-oversized", String(repeating: "a", count: max(0, size - used - "x-oversized".utf8.count))))
-        case .extraBytesBeyondContentLength(let extra):
-            bytes += Array(extra)
-        case .missingLastChunk:
-            // As a chunked body, no length is announced: only the stream's end could say the body is whole.
-            fields.removeAll { $0.name == "content-length" }
-            cut = bytes.count
-        default:
-            break
         }
     }
 

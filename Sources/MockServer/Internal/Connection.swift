@@ -58,7 +58,7 @@ final class Connection {
 
     /// Carries out a fault's effect where it fired: the one place where a fault becomes socket actions.
     ///
-    /// Effects that bend a response have no meaning here (no response is being written) and close instead.
+    /// ``MockFault/Effect/respond`` has no response to send here and closes, as a close does.
     /// - Parameter midMessage: Whether a request or response is half transferred, so that a close skips
     ///   `close_notify`, as a crashed peer would.
     func perform(_ effect: MockFault.Effect, midMessage: Bool) {
@@ -77,12 +77,9 @@ final class Connection {
             // Raw on the socket even over an established TLS session: the client sees an unencrypted record.
             _ = ResponseEncoder.handshakeFailureAlert.withUnsafeBytes { Socket.sendAll(fd, $0) }
             finish(by: .server, kind: .fin, closeNotify: false)
-        case .garbage(let bytes):
-            _ = write(Array(bytes))
-            finish(by: .server, kind: .fin, closeNotify: !midMessage)
         case .closeWithoutCloseNotify:
             finish(by: .server, kind: .fin, closeNotify: false)
-        default:
+        case .close, .respond, .goAway:
             finish(by: .server, kind: .fin, closeNotify: !midMessage)
         }
     }

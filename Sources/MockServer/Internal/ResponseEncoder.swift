@@ -1,31 +1,37 @@
 import Foundation
 
-/// Turns a scripted response into wire bytes, bending the framing when its fault asks for it.
+/// Turns a scripted response into wire bytes, in the shape its ``MockResponse/Malformation`` asks for.
 ///
-/// Pure, so the byte-level shape of each fault is testable without a socket.
+/// Pure, so the byte-level shape of each malformation is testable without a socket. Faults play no part here:
+/// they act on the connection around these bytes.
 enum ResponseEncoder {
     struct Encoded: Sendable, Equatable {
         var head: [UInt8]
         var body: [UInt8]
-        /// The fault leaves the connection unusable (or says so), so the server must close after writing.
+        /// The response leaves the connection unusable (or says so), so the server must close after writing.
         var mustClose: Bool
     }
 
     static func encode(_ response: MockResponse, forHeadRequest isHead: Bool = false) -> Encoded {
-        let effect = response.fault?.effect
-        if effect == .http09Reply {
+        let malformation = response.malformation?.base
+        switch malformation {
+        case .garbage(let bytes)?:
+            return Encoded(head: [], body: Array(bytes), mustClose: true)
+        case .http09Reply?:
             let body = response.body.isEmpty ? Array("HTTP/0.9 simple response\n".utf8) : Array(response.body)
             return Encoded(head: [], body: body, mustClose: true)
+        default:
+            break
         }
 
-        let chunked = response.chunked != nil || effect == .malformedChunkSize || effect == .missingLastChunk
+        let chunked = response.chunked != nil || response.malformation?.forcesChunked == true
         var fields = response.headers
         let hasFraming = fields.contains { isField($0.name, "content-length") || isField($0.name, "transfer-encoding") }
         let bodyless = (100..<200).contains(response.status) || response.status == 204 || response.status == 304
         if !hasFraming, !bodyless, !response.closeDelimited {
             if chunked {
                 fields.append((name: "Transfer-Encoding", value: "chunked"))
-            } else if effect == .conflictingContentLength {
+            } else if malformation == .conflictingContentLength {
                 fields.append((name: "Content-Length", value: String(response.body.count)))
                 fields.append((name: "Content-Length", value: String(response.body.count + 1)))
             } else {
@@ -36,33 +42,32 @@ enum ResponseEncoder {
             fields.append((name: "Connection", value: "close"))
         }
 
-        let code = effect == .malformedStatusLine ? "\(response.status)0" : String(response.status)
-        var version = "HTTP/1.1"
-        if case .statusLineVersion(let token)? = effect?.base { version = token }
-        var head = "\(version) \(code) \(response.reason)\r\n"
+        var head = statusLine(response)
         for field in fields { head += "\(field.name): \(field.value)\r\n" }
-        if case .oversizedHead(let size)? = effect?.base {
+        if case .oversizedHead(let size)? = malformation {
             let padding = max(0, size - head.utf8.count - "X-Oversized: \r\n\r\n".utf8.count)
             head += "X-Oversized: \(String(repeating: "a", count: padding))\r\n"
         }
         var headBytes = response.informational.flatMap(interimHead) + Array(head.utf8)
-        if effect != .headWithoutBlankLine { headBytes += Array("\r\n".utf8) }
+        if malformation != .headWithoutBlankLine { headBytes += Array("\r\n".utf8) }
 
         var body: [UInt8] = []
-        if effect != .headWithoutBlankLine, !isHead, !bodyless {
+        if malformation != .headWithoutBlankLine, !isHead, !bodyless {
             body = chunked ? chunkedBody(response) : Array(response.body)
-            if case .extraBytesBeyondContentLength(let extra)? = effect?.base { body += Array(extra) }
+            if case .extraBytesBeyondContentLength(let extra)? = malformation { body += Array(extra) }
         }
-
-        let mustClose: Bool
-        switch effect?.base {
-        case .malformedStatusLine?, .headWithoutBlankLine?, .oversizedHead?, .conflictingContentLength?,
-            .malformedChunkSize?, .missingLastChunk?, .closeWithoutCloseNotify?:
-            mustClose = true
-        default:
-            mustClose = response.closeConnection || response.closeDelimited
-        }
+        let mustClose = response.malformation?.closesConnection == true || response.closeConnection || response.closeDelimited
         return Encoded(head: headBytes, body: body, mustClose: mustClose)
+    }
+
+    /// The status line, bent as the malformation asks; none at all for `missingStatus`.
+    private static func statusLine(_ response: MockResponse) -> String {
+        switch response.malformation?.base {
+        case .missingStatus?: ""
+        case .malformedStatusLine?: "HTTP/1.1 \(response.status)0 \(response.reason)\r\n"
+        case .statusLineVersion(let version)?: "\(version) \(response.status) \(response.reason)\r\n"
+        default: "HTTP/1.1 \(response.status) \(response.reason)\r\n"
+        }
     }
 
     private static func interimHead(_ response: MockResponse) -> [UInt8] {
@@ -80,7 +85,7 @@ enum ResponseEncoder {
         var first = true
         while offset < bytes.count {
             let size = min(sizes.isEmpty ? bytes.count : sizes[min(sizeIndex, sizes.count - 1)], bytes.count - offset)
-            let sizeLine = first && response.fault?.effect == .malformedChunkSize ? "zz" : String(size, radix: 16)
+            let sizeLine = first && response.malformation == .malformedChunkSize ? "zz" : String(size, radix: 16)
             wire += Array("\(sizeLine)\r\n".utf8)
             wire += bytes[offset..<offset + size]
             wire += Array("\r\n".utf8)
@@ -88,8 +93,8 @@ enum ResponseEncoder {
             sizeIndex += 1
             first = false
         }
-        if bytes.isEmpty, response.fault?.effect == .malformedChunkSize { wire += Array("zz\r\n".utf8) }
-        if response.fault?.effect != .missingLastChunk { wire += Array("0\r\n\r\n".utf8) }
+        if bytes.isEmpty, response.malformation == .malformedChunkSize { wire += Array("zz\r\n".utf8) }
+        if response.malformation != .missingLastChunkThenClose { wire += Array("0\r\n\r\n".utf8) }
         return wire
     }
 

@@ -28,6 +28,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     /// When the server asked for a client certificate: the subjects of the certificates the client presented, leaf
     /// first (empty when it presented none); absent when the server did not ask.
     public var clientCertificate: [String]?
+    /// The malformation of the last malformed response the server began to send on this connection
+    /// (`http09Reply`, `garbageThenClose(5 bytes)`), if any.
+    public var malformation: String?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -46,6 +49,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         http2 = record.applicationProtocol == "h2" ? true : nil
         http2ClientGoAway = record.http2.goAway.map { "\($0.code)" }
         clientCertificate = record.clientCertificate?.presentedSubjects
+        malformation = record.malformation.map { "\($0)" }
         http2ClientResets = record.http2.resets.isEmpty ? nil : record.http2.resets.map { "\($0.streamID) \($0.code)" }
     }
 }

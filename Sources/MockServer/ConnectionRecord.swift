@@ -69,8 +69,10 @@ public struct ConnectionRecord: Sendable {
     /// How many requests were read (complete or cut short) on this connection.
     public internal(set) var requestCount: Int = 0
     /// The fault that fired on this connection, if any. A response's ``MockResponse/Malformation`` is its shape,
-    /// not something that happened to the connection, and is not recorded here.
+    /// not something that happened to the connection: it is in ``malformation``.
     public internal(set) var fault: MockFault?
+    /// The malformation of the last malformed response the server began to send on this connection, if any.
+    public internal(set) var malformation: MockResponse.Malformation?
     /// The application protocol ALPN selected (`"h2"`, `"http/1.1"`), or `nil` when none was (plain HTTP, a
     /// client that offered no ALPN, a failed handshake).
     public internal(set) var applicationProtocol: String?

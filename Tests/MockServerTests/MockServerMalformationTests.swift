@@ -14,6 +14,16 @@ struct MockServerMalformationTests: ServerTests {
         return (Curl.run(server.url("/")), server)
     }
 
+    @Test("the journal names the malformation a connection sent, apart from its faults")
+    func theJournalNamesTheMalformation() throws {
+        let (_, server) = try curlExit(malformation: .http09Reply)
+
+        let record = try server.waitForClose(ofConnection: 0)
+
+        #expect(record.malformation == .http09Reply)
+        #expect(record.fault == nil)
+    }
+
     @Test("bytes in place of the response are rejected")
     func garbageThenCloseIsRejected() throws {
         let (result, _) = try curlExit(malformation: .garbageThenClose(Data("\u{01}\u{02}garbage\r\n\r\n".utf8)))

@@ -149,6 +149,7 @@ extension Connection {
     // MARK: Answering
 
     func respondAndClose(_ response: MockResponse) {
+        note(response.malformation)
         let encoded = ResponseEncoder.encode(response)
         guard write(encoded.head + encoded.body) else { return finish(by: .client, kind: .fin) }
         finish(by: .server, kind: .fin)
@@ -163,6 +164,7 @@ extension Connection {
             return perform(fault.effect, midMessage: false)
         }
 
+        note(response.malformation)
         let encoded = ResponseEncoder.encode(response, forHeadRequest: head.method == "HEAD")
         var bytes = encoded.head + encoded.body
         if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base {

@@ -190,6 +190,7 @@ extension Connection {
         for interim in response.informational {
             session.submitHeaders(stream, fields: Self.fields(interim, bodyCount: nil), body: nil, final: false)
         }
+        note(response.malformation)
         if let raw = response.malformation?.rawHTTP2Frames(response, stream: stream) {
             // The response's head or framing is broken below what nghttp2 would send: the frames go raw.
             guard flush(session), write(raw.bytes) else { return finish(by: .client, kind: .fin) }

@@ -217,6 +217,11 @@ final class Connection {
         core.updateConnection(index) { $0.fault = fault }
     }
 
+    func note(_ malformation: MockResponse.Malformation?) {
+        guard let malformation else { return }
+        core.updateConnection(index) { $0.malformation = malformation }
+    }
+
     /// The read side ended: the client closed or reset, unless shutdown woke the read.
     func finishReading() {
         finish(by: .client, kind: .fin)

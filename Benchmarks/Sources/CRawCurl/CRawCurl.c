@@ -34,7 +34,8 @@ static size_t append(char *data, size_t size, size_t count, void *user) {
     return n;
 }
 
-static CURL *make_handle(const char *url, const char *cafile, int close, int http2, struct curl_slist *headers, body *buffer) {
+static CURL *make_handle(const char *url, const char *cafile, int close, int http2, const char *client_cert, const char *client_key,
+                         struct curl_slist *headers, body *buffer) {
     CURL *easy = curl_easy_init();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
@@ -45,6 +46,10 @@ static CURL *make_handle(const char *url, const char *cafile, int close, int htt
     if (cafile) {
         curl_easy_setopt(easy, CURLOPT_CAINFO, cafile);
         curl_easy_setopt(easy, CURLOPT_CAPATH, NULL);
+    }
+    if (client_cert && client_key) {
+        curl_easy_setopt(easy, CURLOPT_SSLCERT, client_cert);
+        curl_easy_setopt(easy, CURLOPT_SSLKEY, client_key);
     }
     if (close) {
         curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
@@ -112,7 +117,7 @@ static void concurrent(CURLM *multi, CURL **handles, body *buffers, int inflight
 }
 
 crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close, int http2,
-                             double max_seconds, double *latencies) {
+                             const char *client_cert, const char *client_key, double max_seconds, double *latencies) {
     crawcurl_result result = {0, 0, 0, 0};
     crawcurl_result ignored = {0, 0, 0, 0};
     long long bytes = 0;
@@ -120,7 +125,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
     struct curl_slist *headers = curl_slist_append(NULL, "Connection: close");
     if (inflight <= 1) {
         body buffer = {NULL, 0, 0, &bytes};
-        CURL *easy = make_handle(url, cafile, close, http2, headers, &buffer);
+        CURL *easy = make_handle(url, cafile, close, http2, client_cert, client_key, headers, &buffer);
         sequential(easy, &buffer, warmup, 0, NULL, &ignored);
         bytes = 0;
         double start = now();
@@ -134,7 +139,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
         body *buffers = calloc((size_t)inflight, sizeof(body));
         for (int i = 0; i < inflight; i++) {
             buffers[i].total = &bytes;
-            handles[i] = make_handle(url, cafile, close, http2, headers, &buffers[i]);
+            handles[i] = make_handle(url, cafile, close, http2, client_cert, client_key, headers, &buffers[i]);
             curl_easy_setopt(handles[i], CURLOPT_PRIVATE, &buffers[i]);
         }
         concurrent(multi, handles, buffers, inflight, warmup, 0, NULL, &ignored);

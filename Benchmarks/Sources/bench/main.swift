@@ -2,7 +2,7 @@
 // contender and round (each in its own process, pinned to a CPU) and turns the lines into a table.
 //
 //   bench run --client NAME --url URL --cafile PEM [--count N] [--warmup N] [--inflight N] [--seconds S]
-//             [--close] [--http2] [--pin PEM] [--profile strict|compatible]
+//             [--close] [--http2] [--pin PEM] [--profile strict|compatible] [--client-cert PEM --client-key KEY]
 //
 // Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
 // stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation).
@@ -50,6 +50,8 @@ struct Plan: Sendable {
     var close: Bool
     /// Offer HTTP/2 in ALPN (the reference stack and URLSession always do; libcurl C and AsyncHTTPClient only then).
     var http2 = false
+    /// A client certificate chain and its key (PEM files), presented to a server that asks for one.
+    var clientCertificate: (chain: String, key: String)?
 }
 
 /// What the timed part of one loop measured.
@@ -143,7 +145,7 @@ func libcurl(_ plan: Plan) -> Outcome {
     let result = latencies.withUnsafeMutableBufferPointer {
         crawcurl_run(
             plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0, plan.http2 ? 1 : 0,
-            plan.seconds, $0.baseAddress)
+            plan.clientCertificate?.chain, plan.clientCertificate?.key, plan.seconds, $0.baseAddress)
     }
     return Outcome(completed: result.completed, failures: result.failures, bytes: Int(result.bytes), seconds: result.seconds,
         latencies: Array(latencies.prefix(result.completed)))
@@ -169,6 +171,10 @@ func makeStack(_ plan: Plan, _ options: Options) throws -> Network.URLSessionNet
         handler = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [
             try .init(domainName: plan.url.host ?? "localhost", pinnedHashes: [pin], enforceBackupPin: false)
         ]))
+    }
+    if let (chain, key) = plan.clientCertificate {
+        let identity = try ClientIdentity(pemCertificateFile: chain, privateKeyFile: key)
+        handler = ClientCertificateHandler(presenting: identity, serverTrust: handler)
     }
     return Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
 }
@@ -343,7 +349,8 @@ func run(_ options: Options) throws {
     else { fatalError("run needs --client NAME --url URL --cafile PEM") }
     let plan = Plan(url: url, cafile: cafile, count: options.int("count", 1000), warmup: options.int("warmup", 100),
         inflight: max(1, options.int("inflight", 1)), seconds: options.double("seconds", 10), close: options["close"] != nil,
-        http2: options["http2"] != nil)
+        http2: options["http2"] != nil,
+        clientCertificate: options["client-cert"].map { ($0, options["client-key"] ?? "") })
     let cpuBefore = cpuSeconds()
     let outcome: Outcome
     switch client {
@@ -360,6 +367,7 @@ func run(_ options: Options) throws {
         "seconds": outcome.seconds, "p50_us": percentile(sorted, 0.5), "p99_us": percentile(sorted, 0.99),
         "cpus": allowedCPUs(), "cpu_seconds": cpuSeconds() - cpuBefore, "pinned": options["pin"] != nil,
         "profile": client.hasPrefix("reference") ? profileName(options) : "-",
+        "client_certificate": plan.clientCertificate != nil,
     ]
     let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -371,4 +379,5 @@ case "run": try run(Options(arguments.dropFirst()))
 default:
     print("usage: bench run --client libcurl|reference|reference-async|ahc|urlsession --url URL --cafile PEM")
     print("                 [--count N] [--warmup N] [--inflight N] [--seconds S] [--close] [--http2] [--pin PEM] [--profile strict|compatible]")
+    print("                 [--client-cert PEM --client-key KEY]")
 }

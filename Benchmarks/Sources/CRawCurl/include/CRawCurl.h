@@ -14,8 +14,9 @@ typedef struct {
 /// `max_seconds` of the timed loop. `inflight` 1 uses one easy handle (curl_easy_perform); more uses one
 /// multi handle with that many easy handles. `close` sends `Connection: close` and forbids reuse, so every
 /// request opens a new connection with a full handshake (the session-id cache is off). `latencies` has room
-/// for `count` values. `http2` offers `h2,http/1.1` in ALPN instead of HTTP/1.1 alone.
+/// for `count` values. `http2` offers `h2,http/1.1` in ALPN instead of HTTP/1.1 alone. `client_cert` and
+/// `client_key` (PEM files, or NULL) are presented to a server that asks for a client certificate.
 crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close,
-                             int http2, double max_seconds, double *latencies);
+                             int http2, const char *client_cert, const char *client_key, double max_seconds, double *latencies);
 
 #endif

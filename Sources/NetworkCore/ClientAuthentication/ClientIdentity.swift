@@ -30,5 +30,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The leaf's subject and the chain's length; never the key.
-    public var description: String { "ClientIdentity(\(subject), \(certificateChain.count) certificates)" }
+    public var description: String {
+        "ClientIdentity(\(subject), \(certificateChain.count) certificate\(certificateChain.count == 1 ? "" : "s"))"
+    }
 }

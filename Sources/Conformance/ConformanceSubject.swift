@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import NetworkCore
 
-/// An implementation under test: anything that can build a ``NetworkStack`` for
-/// ``Network/URLSessionResource`` whose errors are ``Network/URLSessionError``.
+/// An implementation under test: anything that can build a `NetworkStack` for
+/// `Network/URLSessionResource` whose errors are `Network/URLSessionError`.
 ///
 /// The runner asks for a fresh stack per case and releases it afterwards, so a subject need keep no state.
 ///

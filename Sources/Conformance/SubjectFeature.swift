@@ -1,7 +1,7 @@
 /// A capability some cases need and a subject may lack; a case that needs a feature its subject declared
 /// unsupported is SKIP, with the subject's reason, rather than FAIL.
 public enum SubjectFeature: String, Sendable, Codable, Hashable, CaseIterable {
-    /// The stack hands each server's certificate chain to an ``AuthenticationChallengeHandler`` at all
+    /// The stack hands each server's certificate chain to an `AuthenticationChallengeHandler` at all
     /// (needed by every trust-handler and pinning case). The finer features below say how well.
     case serverTrustChallenge = "server-trust-challenge"
     /// The chain reaches the handler inside the handshake, before any request byte: a refusal leaks nothing

@@ -4,7 +4,7 @@ import Reference
 /// The result of a run: the suite, the subject, the environment, and every case's result.
 ///
 /// Its JSON form (``JSONReport``) follows `docs/conformance/report.schema.json`, whose version is
-/// ``SuiteReport/schemaVersion``.
+/// ``SuiteReport/schemaVersion-type.property``.
 public struct SuiteReport: Sendable, Codable {
 
     /// The version of the JSON schema; bumped on any incompatible change.

@@ -1,7 +1,7 @@
 /// Decides whether a server may be trusted, and which identity the client presents when a server asks for one,
 /// inside the TLS handshake, before any request byte is sent.
 ///
-/// ``Network/URLSessionNetworkStack`` asks its handler about the server on every new connection (with the chain
+/// `Network/URLSessionNetworkStack` asks its handler about the server on every new connection (with the chain
 /// the verifier built) and again before every request on a reused connection, so a refusal holds on new,
 /// reused and resumed connections alike. When a trusted server asks for a client certificate, it asks the
 /// handler which identity to present, the same way.

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The namespace of the network layer: stacks, resources, their witnesses and errors.
 ///
-/// ``Network/URLSessionNetworkStack`` (in the `Reference` module) is the HTTP stack; everything in this
+/// `Network/URLSessionNetworkStack` (in the `Reference` module) is the HTTP stack; everything in this
 /// module is free of C and of any transport, so a third-party ``NetworkStack`` can depend on it alone.
 public enum Network {
 

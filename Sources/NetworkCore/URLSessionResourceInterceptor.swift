@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Intercepts the events of a ``Network/URLSessionResource``'s life: making the request, scheduling,
 /// success and failure. Interceptors run in array order; every hook has a default that does nothing.
 ///
-/// - Warning: hooks run on the stack's callback thread (see ``Network/URLSessionNetworkStack``); do not block.
+/// - Warning: hooks run on the stack's callback thread (see `Network/URLSessionNetworkStack`); do not block.
 public protocol URLSessionResourceInterceptor: Sendable {
 
     /// Receives the request made so far (the base request, or the previous interceptor's result) and passes

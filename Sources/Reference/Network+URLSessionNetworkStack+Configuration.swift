@@ -27,7 +27,7 @@ extension Network.URLSessionNetworkStack {
         /// Which redirects are followed, and how many in a row. By default up to 16, as `URLSession` does.
         ///
         /// Only GET, HEAD and POST requests follow (a 303 turns a POST into a GET); other methods (PUT, PATCH,
-        /// DELETE, …) never do: their 3xx response is returned, as ``Network/URLSessionError/http(_:_:_:)``,
+        /// DELETE, …) never do: their 3xx response is returned, as `Network/URLSessionError/http(_:_:_:)`,
         /// rather than replaying the method at another location. A redirect from HTTPS never goes to plain HTTP.
         public var redirects: RedirectPolicy = .follow(maximum: 16)
 
@@ -49,13 +49,13 @@ extension Network.URLSessionNetworkStack {
         /// with `URLError.timedOut`. Seven days by default, as `URLSessionConfiguration.timeoutIntervalForResource`.
         public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60
 
-        /// The rules applied to a server's chain beyond standard validation; ``ValidationProfile/strict`` by
+        /// The rules applied to a server's chain beyond standard validation; `ValidationProfile/strict` by
         /// default. A refusal by the profile is a standard-validation failure: the handler sees it in
-        /// ``ServerTrustChallenge/standardValidation``, and `.performDefaultHandling` refuses the server.
+        /// `ServerTrustChallenge/standardValidation`, and `.performDefaultHandling` refuses the server.
         public var validationProfile: ValidationProfile = .strict
 
         /// The greatest depth a verified chain may have (the leaf is at depth 0, its trust anchor at the
-        /// greatest depth); a deeper chain fails with ``ChainValidationFailure/Kind/chainTooDeep``. `nil` (the
+        /// greatest depth); a deeper chain fails with `ChainValidationFailure/Kind/chainTooDeep`. `nil` (the
         /// default) sets no limit beyond OpenSSL's own.
         public var maximumChainDepth: Int?
 

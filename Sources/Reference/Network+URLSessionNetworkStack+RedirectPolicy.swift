@@ -9,7 +9,7 @@ extension Network.URLSessionNetworkStack {
         /// `URLError.httpTooManyRedirects`. A negative maximum is taken as 0.
         public static func follow(maximum: Int) -> RedirectPolicy { RedirectPolicy(maximum: max(0, maximum)) }
 
-        /// Follows no redirect: a 3xx response is returned as ``Network/URLSessionError/http(_:_:_:)``.
+        /// Follows no redirect: a 3xx response is returned as `Network/URLSessionError/http(_:_:_:)`.
         public static let never = RedirectPolicy(maximum: 0)
 
         /// Whether any redirect is followed.

@@ -11,8 +11,8 @@ extension Network {
     ///
     /// It behaves as Alicerce's `URLSessionNetworkStack` does, with the project's decisions: every fetch
     /// completes exactly once (also when cancelled at any stage, or when the stack is released mid-flight,
-    /// both giving ``URLSessionError/cancelled``); a 2xx response other than 204/205 with no body is
-    /// ``URLSessionError/noData(_:_:)``; transport failures carry specific `URLError` codes.
+    /// both giving `URLSessionError/cancelled`); a 2xx response other than 204/205 with no body is
+    /// `URLSessionError/noData(_:_:)`; transport failures carry specific `URLError` codes.
     ///
     /// Unlike on Apple platforms there is no `URLSession` to inject: the stack owns one transport thread
     /// with a libcurl multi handle (so connections are reused across fetches) and is ready once created.
@@ -78,14 +78,14 @@ extension Network {
         }
 
         /// Lets the fetches in flight finish (retries included), then stops the transport thread; fetches started
-        /// afterwards complete at once with ``URLSessionError/cancelled``.
+        /// afterwards complete at once with `URLSessionError/cancelled`.
         ///
         /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
         public func finishFetchesAndInvalidateSession() {
             engine.invalidate()
         }
 
-        /// Refuses new fetches (they complete with ``URLSessionError/cancelled``), waits until the fetches in
+        /// Refuses new fetches (they complete with `URLSessionError/cancelled`), waits until the fetches in
         /// flight have completed (retries included), then stops the transport thread: the graceful shutdown a
         /// service lifecycle awaits.
         ///

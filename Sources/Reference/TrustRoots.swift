@@ -13,7 +13,7 @@ public struct TrustRoots: Sendable, Hashable {
     public static let system = TrustRoots(includesSystemRoots: true, additionalPEM: "")
 
     /// No root at all: every HTTPS server fails standard validation, and only an
-    /// ``AuthenticationChallengeHandler`` that accepts a chain on its own terms (pin-only, say) lets one through.
+    /// `AuthenticationChallengeHandler` that accepts a chain on its own terms (pin-only, say) lets one through.
     public static let none = TrustRoots(includesSystemRoots: false, additionalPEM: "")
 
     /// Only the given roots (PEM text with one or more certificates); the system's store is not trusted.
@@ -28,7 +28,7 @@ public struct TrustRoots: Sendable, Hashable {
 
     /// Only the roots in the given PEM files.
     ///
-    /// - Throws: ``ServerCertificate/ReadError`` if a file cannot be read or holds no valid certificate, so a
+    /// - Throws: `ServerCertificate/ReadError` if a file cannot be read or holds no valid certificate, so a
     ///   mistyped path fails here rather than as an untrusted server later.
     public static func only(pemFiles: [String]) throws -> TrustRoots {
         .only(pem: try readRoots(pemFiles))
@@ -36,7 +36,7 @@ public struct TrustRoots: Sendable, Hashable {
 
     /// The system's store plus the roots in the given PEM files.
     ///
-    /// - Throws: ``ServerCertificate/ReadError`` as ``only(pemFiles:)``.
+    /// - Throws: `ServerCertificate/ReadError` as ``only(pemFiles:)``.
     public static func system(addingPEMFiles pemFiles: [String]) throws -> TrustRoots {
         .system(adding: try readRoots(pemFiles))
     }

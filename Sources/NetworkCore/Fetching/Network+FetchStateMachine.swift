@@ -73,8 +73,10 @@ extension Network {
 
         /// The resource made its request, or failed to.
         ///
-        /// - Parameter taskIdentifier: a number the driver chose for this attempt, unique among its attempts,
-        ///   given to every hook of the attempt.
+        /// - Parameters:
+        ///   - result: The request the resource made, or why it could not.
+        ///   - taskIdentifier: a number the driver chose for this attempt, unique among its attempts,
+        ///     given to every hook of the attempt.
         public mutating func requestMade(_ result: Result<URLRequest, Error>, taskIdentifier: Int) -> Action {
             guard case .makingRequest(let resource) = state else { return .none }
             switch result {

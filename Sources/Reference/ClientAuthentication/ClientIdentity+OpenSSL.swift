@@ -26,7 +26,12 @@ extension ClientIdentity {
 
     /// Loads an identity from PEM text; see ``init(pemCertificateFile:privateKeyFile:passphrase:validAt:)``.
     ///
-    /// - Parameter source: How to name the input in errors.
+    /// - Parameters:
+    ///   - pemCertificates: The certificates, leaf first, in PEM.
+    ///   - privateKey: The leaf's private key, in PEM.
+    ///   - passphrase: The key's passphrase, if it is encrypted.
+    ///   - validAt: The time the leaf must be valid at; `nil` skips the check.
+    ///   - source: How to name the input in errors.
     public init(pemCertificates: Data, privateKey: Data, passphrase: String? = nil, validAt: Date? = Date(), source: String = "PEM text")
         throws(LoadingError)
     {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// An ``AuthenticationChallengeHandler`` that pins the SPKI SHA-256 of certificates per domain, as Alicerce's
+/// An `AuthenticationChallengeHandler` that pins the SPKI SHA-256 of certificates per domain, as Alicerce's
 /// `ServerTrustEvaluator` does (RFC 7469 style pins, not strict), with this project's decisions:
 ///
-/// - Pins are matched only against the chain the verifier built (``ServerTrustChallenge/verifiedChain``,
+/// - Pins are matched only against the chain the verifier built (`ServerTrustChallenge/verifiedChain`,
 ///   anchor included), never against other certificates the server sent.
 /// - Pins add to standard validation and never replace it: a server is trusted only when its chain, dates,
 ///   host name and purpose were verified **and** a pin matched.
@@ -54,7 +54,7 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
 
     /// Maps the evaluation onto a disposition (PIN-11, PIN-12): success trusts the server; a host
     /// without a policy, or with an expired one, gets standard validation when the configuration allows it;
-    /// everything else is refused with a ``ServerTrustFailure``.
+    /// everything else is refused with a `ServerTrustFailure`.
     public func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         let (policy, result) = evaluation(of: challenge)
         let error: Error

@@ -1,4 +1,4 @@
-/// Per-host trust policies (the GCXTrustPolicy design), usable as a stack's ``AuthenticationChallengeHandler``.
+/// Per-host trust policies (the GCXTrustPolicy design), usable as a stack's `AuthenticationChallengeHandler`.
 ///
 /// ```swift
 /// let trustManager = TrustManager()
@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Policies are looked up by exact host name (case-insensitive, one trailing dot ignored); a host without a
-/// policy is refused with ``ServerTrustFailure/Reason/noPolicyForHost``. Policies may be added and removed
+/// policy is refused with `ServerTrustFailure/Reason/noPolicyForHost`. Policies may be added and removed
 /// at any time; a change applies to the next handshake and to the next request on a reused connection.
 public final class TrustManager: AuthenticationChallengeHandler {
 

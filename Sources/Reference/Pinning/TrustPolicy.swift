@@ -37,7 +37,7 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
     }
 
     /// Why the policy cannot work (for example an empty or unreadable certificate directory), or `nil`.
-    /// A policy with a problem refuses every server with ``ServerTrustFailure/Reason/configurationInvalid``;
+    /// A policy with a problem refuses every server with `ServerTrustFailure/Reason/configurationInvalid`;
     /// check this at start-up.
     public var configurationProblem: String? {
         if type == .custom, customValidation == nil { return "a custom policy has no customValidation closure" }

@@ -106,6 +106,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
                     switch script.clientCertificates {
                     case .required: tls.clientAuthentication = .required(trusting: clientRoots)
                     case .optional: tls.clientAuthentication = .optional(trusting: clientRoots)
+                    case .postHandshake:
+                        tls.minimumVersion = .tls13
+                        tls.clientAuthentication = .postHandshake(trusting: clientRoots)
                     case nil: break
                     }
                     return tls

@@ -7,7 +7,29 @@ extension Catalogue {
     /// Servers that ask who the client is (TLS client authentication), under TLS 1.2 and TLS 1.3: the client's
     /// answer through its handler, and the code of every refusal.
     static var clientCertificates: [ConformanceCase] {
-        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity]
+        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity] + postHandshake
+    }
+
+    /// A TLS 1.3 server that asks only after the handshake, once it has read the request head: libcurl offers
+    /// post-handshake authentication, and the same handler answers, during the request.
+    private static var postHandshake: [ConformanceCase] {
+        [
+            ConformanceCase(
+                id: "clientcert.post-handshake.presented",
+                title: "a server asking for a client certificate after the handshake gets the handler's identity", rules: ["TRUST-10"],
+                explanation:
+                    "The server (TLS 1.3 only) completes the handshake without asking, reads the request head, then sends a post-handshake CertificateRequest and answers only once the client's certificate verified against root A. The handler presents an identity issued under root A. The fetch succeeds, and the server saw that leaf.",
+                server: asking(.postHandshake, .tls13), stack: StackSetup(handler: .presenting("client-valid")),
+                expected: Expectation(
+                    success(), journal: JournalExpectation(requests: 1), checks: [.presentedClientCertificates([clientLeaf])])),
+            ConformanceCase(
+                id: "clientcert.post-handshake.missing",
+                title: "a client certificate missing after the handshake is clientCertificateRequired", rules: ["TRUST-10", "ERR-23"],
+                explanation:
+                    "The server (TLS 1.3 only) asks for a client certificate after the handshake, once it has read the request head, and requires one. The stack has no handler, so it presents none; the server refuses with a certificate_required alert instead of a response. The fetch fails with clientCertificateRequired, not as a lost connection.",
+                server: asking(.postHandshake, .tls13),
+                expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 1))),
+        ]
     }
 
     private static let clientLeaf = "CN=Fixture client-valid Client"

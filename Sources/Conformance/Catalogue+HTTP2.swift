@@ -287,6 +287,8 @@ extension ConformanceCase {
                     || response.fault.map { $0.trigger.precedesApplicationProtocol } ?? false
             })
         else { return nil }
+        // HTTP/2 forbids post-handshake authentication (RFC 9113 §9.2.3): the MockServer refuses the combination.
+        guard server.clientCertificates != .postHandshake else { return nil }
         var script = server
         script.tlsScenario = script.tlsScenario ?? "valid-ec256"
         script.httpVersions = .http2Only

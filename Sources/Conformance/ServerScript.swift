@@ -40,6 +40,9 @@ package struct ServerScript: Sendable {
         case optional
         /// Asks, and refuses a client that presents none.
         case required
+        /// Asks after the handshake, once the request head was read (TLS 1.3 only, HTTP/1.1 only), and refuses a
+        /// client that presents none.
+        case postHandshake
     }
 
     /// Every response the script can answer with: the queue, the repeating one and the routes.

@@ -12,6 +12,7 @@ extension MockServer.TLS {
             case none
             case optional(caFile: String)
             case required(caFile: String)
+            case postHandshake(caFile: String)
         }
 
         let base: Base
@@ -26,21 +27,42 @@ extension MockServer.TLS {
         /// verify against the roots of `caFile` (PEM). Under TLS 1.3 the refusal reaches the client only after its
         /// side of the handshake has finished, so a client may already have written its request.
         public static func required(trusting caFile: String) -> ClientAuthentication { ClientAuthentication(.required(caFile: caFile)) }
+        /// The server completes the handshake without asking, reads the first request's head, then asks (a TLS 1.3
+        /// post-handshake CertificateRequest, RFC 8446 §4.6.2) and answers only once the client's certificate
+        /// verified against the roots of `caFile` (PEM); it refuses a client that sends none, or one that does not
+        /// verify, with the alert and no response. Later requests on the connection are not asked again.
+        ///
+        /// The client must offer post-handshake authentication (libcurl does; `openssl s_client` with
+        /// `-enable_pha`; Python with `post_handshake_auth`): a client that does not is refused by closing the
+        /// connection without an answer. TLS 1.2 and HTTP/2 have no such request (HTTP/2 forbids it, RFC 9113
+        /// §9.2.3), so ``MockServer/init(tls:limits:)`` refuses this mode with ``MockServerError/Code/tlsSetupFailed``
+        /// unless ``MockServer/TLS/minimumVersion`` is TLS 1.3 and ``MockServer/TLS/httpVersions`` is
+        /// ``MockServer/TLS/HTTPVersions/http1Only``.
+        public static func postHandshake(trusting caFile: String) -> ClientAuthentication {
+            ClientAuthentication(.postHandshake(caFile: caFile))
+        }
 
         /// The CA file, or `nil` for ``none``.
         var caFile: String? {
             switch base {
             case .none: nil
-            case .optional(let file), .required(let file): file
+            case .optional(let file), .required(let file), .postHandshake(let file): file
             }
         }
 
-        /// `none`, `optional(FILE)` or `required(FILE)`.
+        /// Whether the server asks after the handshake, once a request head was read, rather than in it.
+        var asksAfterHandshake: Bool {
+            if case .postHandshake = base { return true }
+            return false
+        }
+
+        /// `none`, `optional(FILE)`, `required(FILE)` or `postHandshake(FILE)`.
         public var description: String {
             switch base {
             case .none: "none"
             case .optional(let file): "optional(\(file))"
             case .required(let file): "required(\(file))"
+            case .postHandshake(let file): "postHandshake(\(file))"
             }
         }
     }
@@ -60,5 +82,8 @@ extension ConnectionRecord {
         /// The TLS alert the server sent, if it sent one, as RFC 8446 names it (`certificate_required`, `unknown_ca`,
         /// `certificate_expired`, …).
         public internal(set) var alertSent: String?
+        /// Whether the server asked after the handshake (``MockServer/TLS/ClientAuthentication/postHandshake(trusting:)``),
+        /// once the first request's head was read; `false` when it asked in the handshake.
+        public internal(set) var requestedAfterHandshake: Bool = false
     }
 }

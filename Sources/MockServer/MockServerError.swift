@@ -19,7 +19,8 @@ public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertib
         public static let invalidCertificate = Code(.invalidCertificate)
         /// A private key file could not be read or does not match the leaf certificate.
         public static let invalidKey = Code(.invalidKey)
-        /// OpenSSL refused some other part of the TLS configuration.
+        /// OpenSSL refused some other part of the TLS configuration, or it asks for what TLS cannot do (post-handshake
+        /// client authentication below TLS 1.3 or over HTTP/2).
         public static let tlsSetupFailed = Code(.tlsSetupFailed)
         /// The server was shut down while a caller was waiting.
         public static let shutDown = Code(.shutDown)

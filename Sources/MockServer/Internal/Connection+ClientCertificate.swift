@@ -4,22 +4,28 @@ import Foundation
 
 /// The client-certificate side of a handshake: the alert the server sends, and what the journal keeps.
 extension Connection {
-    /// Lets OpenSSL tell this connection which alert the server writes (a refused client certificate's, say) and
-    /// which chain the client presented, before verification can throw it away.
+    /// Lets OpenSSL tell this connection which alert the server writes (a refused client certificate's, say), which
+    /// chain the client presented, before verification can throw it away, and when it has read a client Finished.
     func watchClientCertificate(_ ssl: OpaquePointer) {
         SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_info_callback(ssl) { ssl, event, value in
-            guard event & SSL_CB_WRITE_ALERT == SSL_CB_WRITE_ALERT, let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return }
-            Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().alertSent = alertName(value & 0xFF)
+            guard let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
+            if event & SSL_CB_WRITE_ALERT == SSL_CB_WRITE_ALERT { connection.alertSent = alertName(value & 0xFF) }
+            // The only sign that a post-handshake answer is complete: OpenSSL 3.0 reports no SSL_CB_HANDSHAKE_DONE
+            // for it, and the state is back to TLS_ST_OK before SSL_read returns.
+            if event & SSL_CB_LOOP != 0, SSL_get_state(ssl) == TLS_ST_SR_FINISHED { connection.clientFinishedRead = true }
         }
     }
 
-    /// Journals the chain the client presented and OpenSSL's verdict on it, after the handshake succeeded or failed.
-    func recordClientCertificate(_ ssl: OpaquePointer) {
+    /// Journals the chain the client presented and OpenSSL's verdict on it, after the handshake (or the
+    /// post-handshake request) succeeded or failed.
+    func recordClientCertificate(_ ssl: OpaquePointer, afterHandshake: Bool = false) {
         let result = Int(SSL_get_verify_result(ssl))
         let record = ConnectionRecord.ClientCertificate(
             presentedSubjects: presentedClientChain, verifyResult: result,
-            verifyReason: String(cString: X509_verify_cert_error_string(result)), alertSent: alertSent)
+            verifyReason: String(cString: X509_verify_cert_error_string(result)), alertSent: alertSent,
+            requestedAfterHandshake: afterHandshake)
         core.updateConnection(index) { $0.clientCertificate = record }
     }
 

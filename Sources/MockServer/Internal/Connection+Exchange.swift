@@ -13,6 +13,9 @@ extension Connection {
                 return perform(fault.effect, midMessage: false)
             }
             guard let head = readHead(exchange: exchange) else { return }
+            if core.tls?.asksAfterHandshake == true, !askedAfterHandshake, !authenticateAfterHandshake(head, exchange: exchange) {
+                return
+            }
             serve(head, exchange: exchange)
             exchange += 1
         }

@@ -21,6 +21,10 @@ final class Connection {
     /// The last TLS alert the server wrote, and the chain the client presented, when the server asks for one.
     var alertSent: String?
     var presentedClientChain: [String] = []
+    /// Whether the server has asked for a certificate after the handshake, and whether the client's Finished
+    /// that ends its answer was read.
+    var askedAfterHandshake = false
+    var clientFinishedRead = false
     /// Bytes read but not consumed yet (the start of a pipelined request, say).
     var buffer: [UInt8] = []
     var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -129,7 +133,7 @@ final class Connection {
         SSL_set_fd(ssl, fd)
         if tls.asksForClientCertificate { watchClientCertificate(ssl) }
         let result = SSL_accept(ssl)
-        if tls.asksForClientCertificate { recordClientCertificate(ssl) }
+        if tls.asksForClientCertificate, !tls.asksAfterHandshake { recordClientCertificate(ssl) }
         guard result == 1 else {
             let error = SSL_get_error(ssl, result)
             let systemError = errno

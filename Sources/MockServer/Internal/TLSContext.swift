@@ -8,14 +8,18 @@ import Foundation
 final class TLSContext: @unchecked Sendable {
     let defaultContext: OpaquePointer
     let httpVersions: MockServer.TLS.HTTPVersions
-    /// Whether the server asks clients for a certificate.
+    /// Whether the server asks clients for a certificate, in the handshake or after it.
     let asksForClientCertificate: Bool
+    /// Whether it asks after the handshake (TLS 1.3 post-handshake authentication), once a request head was read.
+    let asksAfterHandshake: Bool
     private let contextsByName: [String: OpaquePointer]
     private let allContexts: [OpaquePointer]
 
     init(_ configuration: MockServer.TLS) throws {
         httpVersions = configuration.httpVersions
         asksForClientCertificate = configuration.clientAuthentication.caFile != nil
+        asksAfterHandshake = configuration.clientAuthentication.asksAfterHandshake
+        if asksAfterHandshake { try Self.checkPostHandshakeAuthentication(configuration) }
         var created: [OpaquePointer] = []
         do {
             let main = try Self.makeContext(configuration.identity, configuration)
@@ -132,13 +136,34 @@ final class TLSContext: @unchecked Sendable {
             X509_VERIFY_PARAM_set_time(SSL_CTX_get0_param(context), time_t(time.timeIntervalSince1970.rounded(.down)))
         }
         var mode = SSL_VERIFY_PEER
-        if case .required = configuration.clientAuthentication.base { mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT }
+        switch configuration.clientAuthentication.base {
+        case .required: mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT
+        // Not asked in the handshake; `Connection.authenticateAfterHandshake` asks once a request head was read.
+        case .postHandshake: mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT | SSL_VERIFY_POST_HANDSHAKE
+        case .none, .optional: break
+        }
         SSL_CTX_set_verify(context, mode, clientCertificateVerifyCallback)
         // OpenSSL refuses to resume a session on a verifying server without a session ID context. With
         // `sessionResumption` on (which sets its own), a resumed connection is not asked again: TLS keeps the
         // client's identity with the session, and the journal then records no certificate for that connection.
         let sessionContext = Array("MockServer client authentication".utf8)
         _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
+    }
+
+    /// Refuses what post-handshake authentication cannot do: TLS 1.2 has no post-handshake CertificateRequest, and
+    /// HTTP/2 forbids one (RFC 9113 §9.2.3), so a server that could negotiate either could never ask.
+    private static func checkPostHandshakeAuthentication(_ configuration: MockServer.TLS) throws {
+        guard configuration.minimumVersion == .tls13, configuration.maximumVersion == .tls13 else {
+            throw MockServerError(
+                code: .tlsSetupFailed,
+                message:
+                    "post-handshake client authentication needs TLS 1.3 only (minimumVersion .tls13), not \(configuration.minimumVersion)")
+        }
+        guard configuration.httpVersions == .http1Only else {
+            throw MockServerError(
+                code: .tlsSetupFailed,
+                message: "post-handshake client authentication is forbidden over HTTP/2 (RFC 9113 §9.2.3): use httpVersions .http1Only")
+        }
     }
 
     /// Loads every PEM certificate of `path`: the first as the leaf, the rest as extra chain certificates, in file order.

@@ -37,14 +37,17 @@ final class ClientChallengeRecorder: AuthenticationChallengeHandler {
 }
 
 extension Harness {
-    /// A server for `valid-ec256` that asks for a client certificate verified against root A, at most at `version`.
+    /// A server for `valid-ec256` that asks for a client certificate verified against root A, at most at `version`
+    /// (and at least at `minimumVersion`: TLS 1.3 for post-handshake authentication).
     init(
         asking mode: (String) -> MockServer.TLS.ClientAuthentication, version: MockServer.TLS.Version = .tls13,
-        handler: (any AuthenticationChallengeHandler)?, httpVersions: MockServer.TLS.HTTPVersions = .http1Only
+        handler: (any AuthenticationChallengeHandler)?, httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
+        minimumVersion: MockServer.TLS.Version = .tls12
     ) throws {
         try self.init(
             handler: handler, httpVersions: httpVersions,
             tls: { tls in
+                tls.minimumVersion = minimumVersion
                 tls.maximumVersion = version
                 tls.clientAuthentication = mode(Fixtures.path("roots/root-a.pem"))
             })

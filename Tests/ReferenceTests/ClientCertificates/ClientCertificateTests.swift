@@ -128,3 +128,36 @@ struct ClientCertificateTests {
         #expect(missing.fetch(missing.resource()).urlErrorCode == .clientCertificateRequired)
     }
 }
+
+/// TLS 1.3 post-handshake authentication: the server asks once the request head was read, and libcurl (which
+/// offers it) answers through the same certificate callback, during the request.
+extension ClientCertificateTests {
+    @Test("a server asking after the handshake gets the handler's identity, asked once, during the request")
+    func aServerAskingAfterTheHandshakeGetsTheHandlersIdentity() throws {
+        let handler = ClientChallengeRecorder(.useCredential(ClientIdentities.identity("client-valid")))
+        let harness = try Harness(asking: Mode.postHandshake(trusting:), handler: handler, minimumVersion: .tls13)
+        harness.server.enqueue(MockResponse(body: Data("after".utf8)))
+
+        let result = harness.fetch(harness.resource())
+
+        #expect(result.success?.value == Data("after".utf8), "\(String(describing: result.failure))")
+        let record = try #require(harness.server.journal.first?.clientCertificate)
+        #expect(record.requestedAfterHandshake && record.presentedSubjects.count == 2)
+        #expect(handler.challenges.count == 1)
+        #expect(handler.challenges.first?.acceptableIssuers == ["CN=Fixture Root A"])
+    }
+
+    @Test(
+        "a refusal after the handshake is clientCertificateRequired or clientCertificateRejected",
+        arguments: [(nil, URLError.Code.clientCertificateRequired), ("client-other-ca", .clientCertificateRejected)])
+    func aRefusalAfterTheHandshakeIsMapped(scenario: String?, code: URLError.Code) throws {
+        let handler = scenario.map { ClientChallengeRecorder(.useCredential(ClientIdentities.identity($0))) }
+        let harness = try Harness(asking: Mode.postHandshake(trusting:), handler: handler, minimumVersion: .tls13)
+        harness.server.enqueue(MockResponse(body: Data("never".utf8)))
+
+        let result = harness.fetch(harness.resource())
+
+        #expect(result.urlErrorCode == code, "\(String(describing: result.failure))")
+        #expect(try harness.server.waitForClose(ofConnection: 0).requestCount == 1)
+    }
+}

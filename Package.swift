@@ -11,10 +11,12 @@ let package = Package(
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "FoundationSubject", targets: ["FoundationSubject"]),
+        .library(name: "ReferenceServiceLifecycle", targets: ["ReferenceServiceLifecycle"]),
         .executable(name: "conformance", targets: ["ConformanceCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only for `swift package generate-documentation` (Scripts/docs); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -33,6 +35,11 @@ let package = Package(
         .target(name: "Reference", dependencies: [
             "NetworkCore", "CCurl", "COpenSSL", "CShims", "CPSL",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: The stack as a swift-service-lifecycle Service, apart so that Reference stays light.
+        .target(name: "ReferenceServiceLifecycle", dependencies: [
+            "Reference", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // MARK: The in-process HTTPS server.
@@ -58,6 +65,11 @@ let package = Package(
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
         .testTarget(name: "ReferenceTests", dependencies: ["NetworkCore", "Reference", "MockServer", "Conformance"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "ReferenceServiceLifecycleTests", dependencies: [
+            "ReferenceServiceLifecycle", "Reference", "MockServer",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+        ]),
         .testTarget(name: "ConformanceTests", dependencies: ["NetworkCore", "Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
     ]
 )

@@ -11,6 +11,7 @@ final class CaseContext: Sendable {
 
     private struct State {
         var hooks: [HookEvent] = []
+        var hooksAtCancel: Int?
         var priorityCalls: [String] = []
         var challenges: [ServerTrustChallenge] = []
         var outcomes: [Outcome] = []
@@ -42,6 +43,16 @@ final class CaseContext: Sendable {
     func record(_ event: HookEvent) {
         state.withLock { $0.hooks.append(event) }
         if event.hook == "failure" { failureSignal.signal() }
+    }
+
+    /// Marks the moment the runner cancels the case's fetch: the hooks recorded from now on came after it.
+    func markCancel() {
+        state.withLock { $0.hooksAtCancel = $0.hooksAtCancel ?? $0.hooks.count }
+    }
+
+    /// The hooks recorded after ``markCancel()``; `nil` when the runner never cancelled.
+    var hooksAfterCancel: [HookEvent]? {
+        state.withLock { state in state.hooksAtCancel.map { Array(state.hooks[$0...]) } }
     }
 
     func recordPriority(_ lhs: Retry.Action, _ rhs: Retry.Action) {

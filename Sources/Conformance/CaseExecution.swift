@@ -138,6 +138,14 @@ struct CaseExecution<Subject: ConformanceSubject> {
         if let spec = testCase.stack.handler {
             do {
                 let made = try spec.make(fixtures)
+                if testCase.expected.outcome.kind == .configurationError {
+                    // A configuration that should have been refused was accepted: the handler's fault, judged here,
+                    // before a stack that the case never required anything of could change the verdict.
+                    var observation = Observation()
+                    observation.outcome = Outcome(kind: .success, detail: "the handler \(spec.name) was made: no configuration error")
+                    observation.journal = server.journal.map(JournalEntry.init)
+                    return observation
+                }
                 context.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
                 handler = RecordingChallengeHandler(wrapped: made, context: context)
             } catch  where testCase.expected.outcome.kind == .configurationError {
@@ -200,6 +208,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         observation.completions = context.outcomes.count + context.extraCompletions
         observation.mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
         observation.hookLog = context.hooks
+        observation.hooksAfterCancel = context.hooksAfterCancel
         observation.priorityCalls = context.priorityCalls
         observation.challenges = context.challenges
         observation.otherOutcomes = context.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
@@ -279,8 +288,12 @@ struct CaseExecution<Subject: ConformanceSubject> {
                 context.answerPendingHandler()
             case .inFlight:
                 try awaitRequest()
+                context.markCancel()
                 cancelable.cancel()
                 try awaitCompletion("after cancelling in flight")
+                if testCase.expected.checks.contains(.noRetryHookAfterCancel) {
+                    endAbandonedTransfer(server: server, connection: taken.last?.connectionIndex, context: context)
+                }
             case .retryDelay:
                 guard context.waitForFailureHook(until: deadline) else { throw Stop.hang("the first attempt never failed") }
                 cancelable.cancel()
@@ -361,5 +374,20 @@ struct CaseExecution<Subject: ConformanceSubject> {
                 try awaitCompletion("the fetch of \(host), \(index + 1) of \(hosts.count)")
             }
         }
+    }
+
+    /// Ends the server's side of a cancelled fetch's connection, so that a stack that left the transfer running
+    /// after the cancel sees it fail and shows it in the hooks: a failed hook, and a scheduled one when its policy
+    /// retries. Without this the stalled server keeps such a transfer alive past the case, and only a crash at
+    /// tear-down (a completion after the cancel) gives the bug away.
+    ///
+    /// A stack that stopped the transfer has closed its HTTP/1.1 connection already: waiting for that close
+    /// first keeps the journal's "closed by" the client's, the same on every run. Then the server shuts down
+    /// (idempotent; the case's `defer` does it again), and the runner waits, up to the grace period, for a failed
+    /// hook that must not come.
+    private func endAbandonedTransfer(server: MockServer, connection: Int?, context: CaseContext) {
+        if let connection { _ = try? server.waitForClose(ofConnection: connection, timeout: .seconds(1)) }
+        server.shutdown()
+        _ = context.waitForFailureHook(until: .now() + grace)
     }
 }

@@ -49,6 +49,14 @@ extension Catalogue {
                 server: .plain(), resource: .intercepted(.authenticator(.refusing)),
                 expected: Expectation(Outcome(kind: .noRequest), journal: JournalExpectation(connections: 0))),
             ConformanceCase(
+                id: "auth.refuses-to-authenticate.tls-with-retry-policy",
+                title: "an authenticator that cannot authenticate gives noRequest over HTTPS, whatever the retry policy",
+                rules: ["AUTH-2"],
+                explanation:
+                    "As auth.refuses-to-authenticate, to an HTTPS server and behind maxRetries(3): a request that was never made is not a failed attempt, so nothing is retried and no connection (not even a TLS handshake) is opened.",
+                server: .tls("valid-ec256", ok()), resource: .intercepted(.policy(.maxRetries(3)), .authenticator(.refusing)),
+                expected: Expectation(Outcome(kind: .noRequest), journal: JournalExpectation(connections: 0))),
+            ConformanceCase(
                 id: "auth.refuses-after-401", title: "an authenticator that refuses after a 401 gives retry(custom)",
                 rules: ["AUTH-3", "RETRY-5"],
                 explanation: "evaluateFailedRequest answers noRetry(.custom(authenticationRefused)): .retry(.custom, one error).",

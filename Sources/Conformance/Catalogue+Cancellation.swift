@@ -19,20 +19,23 @@ extension Catalogue {
                 id: "cancel.in-flight", title: "cancelling while the request is in flight completes with cancelled",
                 rules: ["CANCEL-1", "CANCEL-3"],
                 explanation:
-                    "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once.",
-                server: .plain(.fault(.stallAfterRequest)), action: .cancel(.inFlight),
-                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
+                    "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once. The server then drops the connection: a stack that left the transfer running would offer its failure to the recording interceptor, which must see no failed or scheduled hook after the cancel.",
+                server: .plain(.fault(.stallAfterRequest)), resource: .intercepted(.recorder("a")), action: .cancel(.inFlight),
+                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel])),
             ConformanceCase(
                 id: "cancel.in-flight.tls", title: "cancelling an HTTPS request in flight completes with cancelled",
                 rules: ["CANCEL-3"], explanation: "As cancel.in-flight, over TLS.",
-                server: .tls("valid-ec256", .fault(.stallAfterRequest)), action: .cancel(.inFlight),
-                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
+                server: .tls("valid-ec256", .fault(.stallAfterRequest)), resource: .intercepted(.recorder("a")), action: .cancel(.inFlight),
+                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel])),
             ConformanceCase(
                 id: "cancel.in-flight.with-retry-policy", title: "cancelling in flight is not retried",
                 rules: ["CANCEL-3"],
-                explanation: "With maxRetries(3), cancelling in flight still completes with .cancelled after one request.",
-                server: .plain(.fault(.stallAfterRequest)), resource: .intercepted(.policy(.maxRetries(3))), action: .cancel(.inFlight),
-                expected: Expectation(Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1)])),
+                explanation:
+                    "With maxRetries(3) behind a recording interceptor, cancelling in flight still completes with .cancelled after one request. The server then drops the connection: a stack that left the transfer running would fail it, retry it, and complete again; the recorder must see no failed or scheduled hook after the cancel.",
+                server: .plain(.fault(.stallAfterRequest)), resource: .intercepted(.recorder("a"), .policy(.maxRetries(3))),
+                action: .cancel(.inFlight),
+                expected: Expectation(
+                    Outcome(kind: .cancelled), journal: .requests(1), checks: [.completions(1), .noRetryHookAfterCancel])),
             ConformanceCase(
                 id: "cancel.retry-delay", title: "cancelling while a delayed retry waits completes with cancelled",
                 rules: ["CANCEL-1", "CANCEL-4"],

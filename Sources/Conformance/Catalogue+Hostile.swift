@@ -91,6 +91,20 @@ extension Catalogue {
                     server: .plain(response), resource: quick,
                     expected: Expectation(url(.badServerResponse), journal: .requests(1))))
         }
+        // Each interim head is exactly 1 KiB: a 26-byte status line, a 996-byte Link field line, the 2-byte blank line.
+        let kibHint = MockResponse(
+            status: 103, headers: [("Link", "</style.css>; rel=preload; " + String(repeating: "c", count: 961))])
+        cases.append(
+            ConformanceCase(
+                id: "hostile.oversized-head.informational-between-limits",
+                title: "280 interim 103 heads of 1 KiB each (280 KiB in all) before the 200 is badServerResponse",
+                rules: ["ERR-17"],
+                explanation:
+                    "The 256 KiB bound holds across all the heads of a fetch, interim ones included: no single head here is large, but together they pass 256 KiB, so url(badServerResponse). 280 KiB stays under the 300 KiB at which libcurl 7.88 (Debian's, patched for CVE-2023-38039) refuses heads by itself, so a stack on libcurl that counts each head apart, or not at all, delivers the 200 and fails this case; hostile.oversized-head.informational-flood, at about 350 KiB, cannot tell them apart.",
+                server: .plain(
+                    MockResponse(status: 200, body: Data("x".utf8)).with { $0.informational = Array(repeating: kibHint, count: 280) }),
+                resource: quick,
+                expected: Expectation(url(.badServerResponse), journal: .requests(1))))
         cases.append(
             ConformanceCase(
                 id: "hostile.switching-protocols-then-bytes",

@@ -7,6 +7,10 @@ extension Catalogue {
     /// `ServerTrustEvaluator` configurations that must not be made (PIN-10, PIN-14): building the handler
     /// throws a typed error naming the problem, the expected outcome of these cases, before any stack exists
     /// or any connection is opened.
+    ///
+    /// They check the project's handler, not the subject, so they require no feature of it (no trust hook, no
+    /// custom roots: the server is plain HTTP and never reached) and run, with the same verdict, for every
+    /// subject; they stay cases so that a report shows PIN-10 and PIN-14 beside the rest of the pinning rules.
     static var pinningConfiguration: [ConformanceCase] {
         func invalid(
             _ id: String, _ title: String, rules: [String], explanation: String, error: String,
@@ -14,7 +18,7 @@ extension Catalogue {
         ) -> ConformanceCase {
             ConformanceCase(
                 id: "pin.configuration.\(id)", title: title, rules: rules, explanation: explanation,
-                requires: [.serverTrustChallenge], server: .tls("valid-ec256", ok()),
+                server: .plain(ok()),
                 stack: StackSetup(handler: .evaluator(id, policies)),
                 expected: Expectation(
                     Outcome(kind: .configurationError, configurationError: error), journal: JournalExpectation(connections: 0)))

@@ -45,6 +45,21 @@ extension Catalogue {
                     checks: [
                         .requestMethod(index: 1, method: "GET"), .requestBody(index: 1, body: ""), .requestPath(index: 1, path: "/result"),
                     ])),
+            ConformanceCase(
+                id: "redirect.method.post-303-becomes-get.large-body-tls",
+                title: "a POST of 64 KiB redirected by 303 over HTTPS is followed with a GET and no body", rules: ["HTTP-9"],
+                level: .should,
+                explanation:
+                    "As redirect.method.post-303-becomes-get, with another input: a 64 KiB body, too large to go out with the head in one write, over TLS. The follow-up is GET /result with no body: a stack that replays the POST on a 303 sends the 64 KiB again.",
+                server: .tls("valid-ec256", redirect(303, to: "/result"), ok("result")),
+                resource: ResourceSpec().with {
+                    $0.method = "POST"; $0.body = Data(repeating: UInt8(ascii: "p"), count: 64 * 1024)
+                },
+                expected: Expectation(
+                    success("result"), journal: .requests(2),
+                    checks: [
+                        .requestMethod(index: 1, method: "GET"), .requestBody(index: 1, body: ""), .requestPath(index: 1, path: "/result"),
+                    ])),
         ]
         for (method, status) in [("PUT", 307), ("PATCH", 308), ("DELETE", 302)] {
             cases.append(

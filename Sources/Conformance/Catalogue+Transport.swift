@@ -85,6 +85,10 @@ extension Catalogue {
             Fault(
                 id: "conflicting-content-length", rule: "ERR-10", malformation: .conflictingContentLength, code: .networkConnectionLost,
                 what: "two Content-Length headers disagree (the larger is never fully sent)", alsoAccepted: [.badServerResponse]),
+            // The same lie over TLS, where the stack frames what it decrypted: a second, independent path to ERR-10.
+            Fault(
+                id: "tls.conflicting-content-length", rule: "ERR-10", malformation: .conflictingContentLength, code: .networkConnectionLost,
+                tls: true, what: "two Content-Length headers disagree over TLS", alsoAccepted: [.badServerResponse]),
             Fault(
                 id: "close-mid-body", rule: "ERR-8", fault: .closeAfterBodyBytes(5), code: .networkConnectionLost,
                 what: "the server closes after 5 body bytes"),
@@ -156,10 +160,23 @@ extension Catalogue {
                 expected: Expectation(success("second"), journal: .requests(2))))
         cases.append(
             ConformanceCase(
+                id: "transport.timeout.steady-slow-body",
+                title: "a body that arrives steadily for longer than the timeout in all succeeds: the timeout is about no progress",
+                rules: ["ERR-7"],
+                explanation:
+                    "The request's timeout is 1 s; the server writes its response 16 bytes every 200 ms, so the 192-byte body takes about 2.4 s in all, but no pause comes near 1 s. The timeout measures silence, not the whole transfer (ERR-18's resource timeout does that): the fetch succeeds with the whole body. A stack whose idle timer only heads or the request reset fails it with url(timedOut).",
+                server: .plain(MockResponse(status: 200, body: Data(steadyBody.utf8), throttle: .init(bytes: 16, per: .milliseconds(200)))),
+                resource: ResourceSpec().with { $0.timeout = 1 },
+                expected: Expectation(success(steadyBody), journal: .requests(1))))
+        cases.append(
+            ConformanceCase(
                 id: "transport.reset-is-retryable", title: "a reset attempt is retried on a new connection",
                 rules: ["RETRY-1"], explanation: "url errors are retryable: a reset after the request, then a 200, with maxRetries(1).",
                 server: .plain(.fault(.resetWithNoReply), ok("second")), resource: .intercepted(.policy(.maxRetries(1))),
                 expected: Expectation(success("second"), journal: JournalExpectation(connections: 2, requests: 2))))
         return cases
     }
+
+    /// The body of `transport.timeout.steady-slow-body`: 192 bytes, twelve throttled writes of 16.
+    private static let steadyBody = String(repeating: "0123456789abcdef", count: 12)
 }

@@ -4,6 +4,10 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// The recording interceptors' hook calls, in order, as `name.hook` (`a.make`, `a.scheduled`,
     /// `a.success`, `a.failure`).
     case hooks([String])
+    /// After the runner cancelled the fetch, no recording interceptor's failed or scheduled hook ran: the
+    /// cancellation was not offered as a failure, and no retry started (CANCEL-3). The runner then ends the
+    /// server's side of the connection, so that a transfer the stack left running fails where the hooks see it.
+    case noRetryHookAfterCancel
     /// The retry counts of the state the recording interceptors' failed hook saw, in order.
     case failureRetryCounts([Int])
     /// The total delays of the state the recording interceptors' failed hook saw, in order.
@@ -55,6 +59,7 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .hooks(let hooks): "hooks \(hooks)"
+        case .noRetryHookAfterCancel: "no failed or scheduled hook after the cancel"
         case .failureRetryCounts(let counts): "failed-hook retry counts \(counts)"
         case .failureTotalDelays(let delays): "failed-hook total delays \(delays)"
         case .scheduledRetryCounts(let counts): "scheduled-hook retry counts \(counts)"

@@ -8,7 +8,9 @@ extension ConformanceCase {
     static func derivedFeatures(server: ServerScript, stack: StackSetup, action: CaseAction, expected: Expectation) -> Set<SubjectFeature> {
         var features: Set<SubjectFeature> = []
         if let code = expected.outcome.urlErrorCode, dateCodes.contains(code) { features.insert(.certificateDateCodes) }
-        guard let handler = stack.handler else { return features }
+        // A case about a configuration that must not be made checks the project's handler before any stack
+        // exists: the handler never reaches the subject, so none of its hooks is needed, and every subject runs it.
+        guard let handler = stack.handler, expected.outcome.kind != .configurationError else { return features }
         if handler.answersClientCertificates { features.insert(.clientCertificates) }
         guard handler.judgesServers else { return features }
         features.insert(.serverTrustChallenge)

@@ -78,7 +78,11 @@ public enum ConformanceCommandLine {
         let jobs = try options.integer("jobs") ?? 6
         let repeats = try options.integer("repeat") ?? 1
         let watchdog = try options.number("watchdog") ?? 10
+        let failOnText = options.value("fail-on") ?? ConformanceLevel.must.flagValue
         try options.finish()
+        guard let failOn = ConformanceLevel.allCases.first(where: { $0.flagValue == failOnText }) else {
+            throw UsageError("--fail-on is must or should, not \(failOnText)")
+        }
         guard ["text", "json", "junit", "markdown"].contains(format) else {
             throw UsageError("--format is text, json, junit or markdown, not \(format)")
         }
@@ -93,10 +97,7 @@ public enum ConformanceCommandLine {
             cases = Catalogue.filter(cases, rules: Set(rule.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
         }
         if list {
-            for testCase in cases {
-                print("\(testCase.id)\t\(testCase.level.rawValue)\t\(testCase.rules.joined(separator: ","))\t\(testCase.title)")
-            }
-            print("\(cases.count) cases")
+            print(CaseList.render(cases), terminator: "")
             return 0
         }
         guard !cases.isEmpty else { throw UsageError("no case matches --filter \(filter ?? "*") --rule \(rule ?? "any")") }
@@ -121,7 +122,7 @@ public enum ConformanceCommandLine {
         } else {
             print(text, terminator: "")
         }
-        return report.passed ? 0 : 1
+        return report.passes(failingOn: failOn) ? 0 : 1
     }
 
     private static func executeInProcess(
@@ -194,7 +195,7 @@ public enum ConformanceCommandLine {
         running are run again alone to find the one that did (CRASH, with the signal), and the run goes on.
 
         OPTIONS of run:
-          --list                 list the cases (ID, level, rules, title)
+          --list                 list the cases (ID, level, rules, required features, title)
           --filter GLOB[,GLOB]   run only matching case IDs (* and ?)
           --rule ID[,ID]         run only the cases that check these rules of docs/spec
           --subject NAME         \(subjects.joined(separator: " or ")) (default \(subjects.first ?? "none"))
@@ -206,9 +207,11 @@ public enum ConformanceCommandLine {
                                  own gets a shorter limit)
           --no-isolation         run the cases in this process: a crash of the subject ends the run, no report
           --quiet                no progress lines on standard error
+          --fail-on LEVEL        must (default): exit 1 only for a failed MUST case; should: for a failed
+                                 SHOULD case too, so that a CI job can gate on every level
 
-        The exit status is 1 when any MUST case is FAIL, ERROR, HANG, FLAKY or CRASH, 0 otherwise (SHOULD failures are
-        reported, not fatal); 64 for a usage error. compare lists the cases that fail in CURRENT but not in
+        The exit status is 1 when any MUST case is FAIL, ERROR, HANG, FLAKY or CRASH (with --fail-on should, any
+        case), 0 otherwise (by default SHOULD failures are reported, not fatal); 64 for a usage error. compare lists the cases that fail in CURRENT but not in
         BASELINE and exits 1 if there is any.
         """
     }
@@ -225,7 +228,9 @@ public enum ConformanceCommandLine {
         private var values: [String: String] = [:]
         private var flags: Set<String> = []
         var positional: [String] = []
-        private static let valued: Set<String> = ["filter", "rule", "subject", "format", "output", "jobs", "repeat", "watchdog", "spec"]
+        private static let valued: Set<String> = [
+            "filter", "rule", "subject", "format", "output", "jobs", "repeat", "watchdog", "spec", "fail-on",
+        ]
 
         init(_ arguments: [String]) throws {
             var index = 0

@@ -16,19 +16,21 @@ package enum CoverageDocument {
         md += "do not edit. `Tests/Conformance/RuleTests.swift` fails when it is stale.\n\n"
         md += "\(rules.count) rules (\(must.count) MUST, \(rules.count - must.count) SHOULD), checked by \(cases.count) cases. "
         let mustChecked = must.filter { casesByRule[$0.id] != nil }.count
-        md += "\(mustChecked) of the \(must.count) MUST rules have a case; "
+        md += "\(mustChecked) of the \(must.count) MUST rules have a case, "
+        md +=
+            "\(must.filter { casesByRule[$0.id]?.count == 1 }.count) of them exactly one (count: the cases citing the rule, .h2 variants included); "
         md += "\(unchecked.count) rules are not checked by the suite (listed at the end).\n"
         var files: [String] = []
         for rule in rules where !files.contains(rule.file) { files.append(rule.file) }
         for file in files {
-            md += "\n## [\(file)](\(file))\n\n| rule | level | cases |\n|---|---|---|\n"
+            md += "\n## [\(file)](\(file))\n\n| rule | level | count | cases |\n|---|---|---|---|\n"
             for rule in rules where rule.file == file {
                 let ids = casesByRule[rule.id] ?? []
                 let cell =
                     ids.isEmpty
                     ? (rule.notCheckedReason == nil ? "**none**" : "not checked by the suite")
                     : ids.map { "`\($0)`" }.joined(separator: ", ")
-                md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell) |\n"
+                md += "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(ids.count) | \(cell) |\n"
             }
         }
         md += "\n## Not checked by the conformance suite\n\n"

@@ -9,6 +9,8 @@ struct Observation: Sendable {
     /// The most completions any one fetch had; more than 1 breaks FETCH-1 whatever the outcome.
     var mostCompletionsOfOneFetch: Int = 0
     var hookLog: [HookEvent] = []
+    /// The hooks that ran after the runner cancelled the fetch (`nil`: it never cancelled).
+    var hooksAfterCancel: [HookEvent]?
     var priorityCalls: [String] = []
     var requests: [RecordedRequest] = []
     var journal: [JournalEntry] = []
@@ -36,6 +38,11 @@ struct Observation: Sendable {
                 let seen = hookLog.map { "\($0.interceptor).\($0.hook)" }
                 if seen == expected { return nil }
                 actual = "\(seen)"
+            case .noRetryHookAfterCancel:
+                guard let after = hooksAfterCancel else { actual = "the runner never cancelled"; break }
+                let late = after.filter { $0.hook == "failure" || $0.hook == "scheduled" }.map { "\($0.interceptor).\($0.hook)" }
+                if late.isEmpty { return nil }
+                actual = "\(late)"
             case .failureRetryCounts(let expected):
                 let seen = primaryHooks.filter { $0.hook == "failure" }.map(\.retryCount)
                 if seen == expected { return nil }

@@ -2,8 +2,9 @@ import Foundation
 
 // The waits of `MockServer` for async tests. Each runs the blocking wait on a thread of its own, so it never holds
 // one of the few threads of Swift's cooperative pool while it waits; the deadline bounds it as the blocking form's
-// does. Not a Dispatch global queue: on Linux it runs as many blocks at once as there are CPUs and cannot tell
-// that a block is waiting, so a few waits would hold back every block queued behind them. They are named apart from the blocking ones (`await…`) so that an async test which calls a blocking wait
+// does. Not a Dispatch global queue: on Linux it cannot tell that a block is waiting, so a few waiting blocks hold
+// back every block queued behind them (on this 2-core machine, 8 blocks waiting on a condition held a 9th back
+// until they timed out). They are named apart from the blocking ones (`await…`) so that an async test which calls a blocking wait
 // keeps compiling unchanged.
 extension MockServer {
 

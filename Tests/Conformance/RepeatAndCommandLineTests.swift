@@ -67,4 +67,37 @@ struct RepeatAndCommandLineTests {
         #expect(ConformanceCommandLine.run(arguments: ["--subject", "theirs"], subjects: subjects) == 64)
         #expect(ConformanceCommandLine.run(arguments: ["--repeat", "0"], subjects: subjects) == 64)
     }
+
+    @Test("a failed SHOULD case leaves the exit status at 0, unless --fail-on should")
+    func failOnShould() throws {
+        // The alternating subject makes this SHOULD case PASS on one run and SKIP on the other: FLAKY, a failure.
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        func run(_ extra: [String]) -> Int32 {
+            ConformanceCommandLine.run(
+                arguments: [
+                    "--filter", "transport.extra-bytes-after-body", "--repeat", "2", "--quiet", "--format", "json", "--output", output,
+                ]
+                    + extra,
+                subjects: [("alternating", AlternatingSubject())])
+        }
+        #expect(run([]) == 0)
+        #expect(try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: output))).cases.map(\.verdict) == [.flaky])
+        #expect(run(["--fail-on", "must"]) == 0)
+        #expect(run(["--fail-on", "should"]) == 1)
+        #expect(run(["--fail-on=should"]) == 1)
+        #expect(run(["--fail-on", "sometimes"]) == 64)
+    }
+
+    @Test("--list shows the features each case requires")
+    func listShowsFeatures() throws {
+        let cases = Catalogue.filter(Catalogue.all, glob: "body.success.text,trust.handler.reused-connection-rechecked")
+        let lines = CaseList.render(cases).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(lines.count == 3)
+        let plain = try #require(lines.first { $0.first == "body.success.text" })
+        #expect(plain.count == 5 && plain[3] == "-")
+        let recheck = try #require(lines.first { $0.first == "trust.handler.reused-connection-rechecked" })
+        #expect(recheck.count == 5 && recheck[3].split(separator: ",").contains("reused-connection-recheck"))
+        #expect(lines.last == ["2 cases"])
+    }
 }

@@ -69,6 +69,20 @@ struct RuleTests {
         #expect(actual == expected, "stale: run Scripts/conformance coverage --output docs/spec/coverage.md")
     }
 
+    @Test("coverage.md shows how many cases check each rule")
+    func coverageCountsCasesPerRule() {
+        let rules = [
+            SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "Two cases."),
+            SpecRule(id: "AREA-2", level: .should, file: "area.md", summary: "No case."),
+        ]
+        let cases = Catalogue.all.prefix(2).map(\.id)
+        let text = CoverageDocument.render(rules: rules, cases: Array(Catalogue.all.prefix(2)).map { $0.citing(["AREA-1"]) })
+        #expect(text.contains("| rule | level | count | cases |"))
+        #expect(text.contains("| [AREA-1](area.md#area-1) | MUST | 2 | `\(cases[0])`, `\(cases[1])` |"))
+        #expect(text.contains("| [AREA-2](area.md#area-2) | SHOULD | 0 | **none** |"))
+        #expect(text.contains("1 of the 1 MUST rules have a case, 0 of them exactly one"))
+    }
+
     @Test("a rule is its heading, its level and its first sentence; the not-checked line gives the reason")
     func parsesARule() throws {
         let markdown = """
@@ -106,5 +120,14 @@ struct RuleTests {
     @Test("headings that are not rule IDs are not rules", arguments: ["### Completion", "### PIN", "### pin-1", "## PIN-1", "### PIN-1a"])
     func notARule(heading: String) throws {
         #expect(try RuleBook.parse("\(heading)\n**MUST.** Text.\n", file: "area.md").isEmpty)
+    }
+}
+
+extension ConformanceCase {
+    /// The same case citing other rules, to render coverage for rules of a test's own.
+    fileprivate func citing(_ rules: [String]) -> ConformanceCase {
+        ConformanceCase(
+            id: id, title: title, rules: rules, level: level, explanation: explanation, requires: requires, server: server, stack: stack,
+            resource: resource, action: action, expected: expected)
     }
 }

@@ -40,15 +40,20 @@ struct NetworkStackServiceTests {
                     try await service.run()
                     return fetchCompleted.withLock { $0 }  // whether run() waited for the fetch
                 }
-                async let inFlight = {
-                    let result = await fetch(stack, server.url("/slow"))
+                // Started from here, not from a task: the stack needs no thread of the test's to send it.
+                let (inFlight, finished) = AsyncStream.makeStream(
+                    of: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>.self)
+                let request = URLRequest(url: server.url("/slow"))
+                stack.fetch(resource: Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) })) {
                     fetchCompleted.withLock { $0 = true }
-                    return result
-                }()
+                    finished.yield($0)
+                    finished.finish()
+                }
                 _ = try await server.awaitRequest()  // the fetch is on the wire, its response 300 ms away
                 trigger.triggerGracefulShutdown()
 
-                let result = await inFlight
+                var iterator = inFlight.makeAsyncIterator()
+                guard let result = await iterator.next() else { return }
                 let runWaited = try await group.next()
 
                 #expect(runWaited == true)

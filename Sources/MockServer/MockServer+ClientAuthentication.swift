@@ -35,7 +35,7 @@ extension MockServer.TLS {
         /// The client must offer post-handshake authentication (libcurl does; `openssl s_client` with
         /// `-enable_pha`; Python with `post_handshake_auth`): a client that does not is refused by closing the
         /// connection without an answer. TLS 1.2 and HTTP/2 have no such request (HTTP/2 forbids it, RFC 9113
-        /// §9.2.3), so ``MockServer/init(tls:limits:)`` refuses this mode with ``MockServerError/Code/tlsSetupFailed``
+        /// §9.2.3), so ``MockServer/init(tls:bindAddress:port:recordsRequests:maximumRequestBodySize:)`` refuses this mode with ``MockServerError/Code/tlsSetupFailed``
         /// unless ``MockServer/TLS/minimumVersion`` is TLS 1.3 and ``MockServer/TLS/httpVersions`` is
         /// ``MockServer/TLS/HTTPVersions/http1Only``.
         public static func postHandshake(trusting caFile: String) -> ClientAuthentication {

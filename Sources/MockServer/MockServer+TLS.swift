@@ -76,7 +76,7 @@ extension MockServer {
         public var cipherSuites: String?
         /// Whether the server may send a chain whose keys OpenSSL's default security level refuses (a P-192 CA,
         /// an RSA key under 2048 bits), so that clients can be tested on refusing it. Off by default: such a
-        /// chain then fails at `MockServer/init(tls:limits:)`.
+        /// chain then fails at ``MockServer/init(tls:bindAddress:port:recordsRequests:maximumRequestBodySize:)``.
         public var servesWeakChains: Bool = false
         /// The HTTP versions offered in ALPN (default ``HTTPVersions/http1Only``, so a test that did not ask for
         /// HTTP/2 sees HTTP/1.1 framing whatever its client offers).

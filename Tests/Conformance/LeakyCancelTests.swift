@@ -53,7 +53,9 @@ private struct LeakyCancelSubject: ConformanceSubject {
     func tearDown(_ stack: LeakyCancelStack) { reference.tearDown(stack.wrapped) }
 }
 
-@Suite("A cancel that leaves a waiting retry running is caught", .timeLimit(.minutes(1)))
+/// A cancel that answers the caller but leaves the fetch running: nothing completes twice, so only what reaches
+/// the server after the cancel, or the hooks that run after it, give it away.
+@Suite("A cancel that leaves the fetch running is caught", .timeLimit(.minutes(1)))
 struct LeakyCancelTests {
 
     @Test("cancelling while a retry waits, the retry that still reaches the server fails the case")
@@ -64,6 +66,22 @@ struct LeakyCancelTests {
         for result in report.cases {
             #expect(result.verdict == .fail, "\(result.id): \(result.reason ?? "")")
             #expect(result.mismatches.contains("journal: expected 2 requests, got 3"), "\(result.id): \(result.mismatches)")
+        }
+    }
+
+    @Test("a failed or scheduled hook after the cancel is FAIL (CANCEL-3)")
+    func hookAfterCancelFails() async throws {
+        let cases = Catalogue.filter(Catalogue.all, glob: "cancel.in-flight,cancel.in-flight.tls,cancel.in-flight.with-retry-policy")
+        // The runner's own threads run the cases, so that no blocking wait holds the test's cooperative pool.
+        let runner = try ConformanceRunner(subject: LeakyCancelSubject())
+        let report = await runner.run(cases)
+        #expect(report.cases.count == 3)
+        for result in report.cases {
+            #expect(result.verdict == .fail, "\(result.id)")
+            #expect(result.completions == 1, "\(result.id)")
+            #expect(
+                result.mismatches.contains { $0.hasPrefix("no failed or scheduled hook after the cancel: got [\"a.failure\"") },
+                "\(result.id): \(result.mismatches)")
         }
     }
 }

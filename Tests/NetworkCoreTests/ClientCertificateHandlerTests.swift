@@ -70,5 +70,6 @@ struct ClientCertificateHandlerTests {
             certificateChain: [Data()], privateKey: Data("SECRET".utf8), subject: "CN=client", notAfter: .distantFuture)
 
         #expect(identity.description == "ClientIdentity(CN=client, 1 certificate)")
+        #expect(!"\(ClientCertificateChallenge.Disposition.useCredential(identity))".contains("privateKey"))
     }
 }

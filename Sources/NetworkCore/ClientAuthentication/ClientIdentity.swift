@@ -7,7 +7,7 @@ import Foundation
 /// ``AuthenticationChallengeHandler`` when a server asks who the client is.
 ///
 /// - Important: The private key is held unencrypted in memory, as DER. Do not log or serialise the value.
-public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
+public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
 
     /// The certificates to present, leaf first, each in DER.
     public let certificateChain: [Data]
@@ -33,4 +33,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "ClientIdentity(\(subject), \(certificateChain.count) certificate\(certificateChain.count == 1 ? "" : "s"))"
     }
+
+    /// The same as ``description``: a log line or a debugger never shows the key, even inside another value.
+    public var debugDescription: String { description }
 }

@@ -1,6 +1,7 @@
 /// SHA-256 (FIPS 180-4) over bytes, for the digests of large bodies in reports; the library has no other
-/// hashing dependency, and this runs a few times per report, so a plain implementation is enough.
-enum SHA256 {
+/// hashing dependency, and this runs a few times per report, so a plain implementation is enough. The tests use
+/// it too, for the fingerprint of the catalogue each suite version records.
+package enum SHA256 {
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -14,7 +15,7 @@ enum SHA256 {
     ]
 
     /// The digest as 64 lower-case hexadecimal digits.
-    static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 

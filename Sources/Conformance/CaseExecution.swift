@@ -166,7 +166,9 @@ struct CaseExecution<Subject: ConformanceSubject> {
             server.isTLS && ([host] + otherHosts).contains { $0 != "localhost" && $0.first?.isNumber != true && !$0.contains(":") }
         // The URL's spelling of the host and, when it differs, the canonical one (lower case, no trailing dot):
         // a stack may look the override up by either.
-        let overrides = Set([host, script.canonicalHost] + otherHosts).sorted().map { "\($0):\(port):127.0.0.1" }
+        let overrides = Set([host, script.canonicalHost] + otherHosts).sorted().map {
+            HostOverride(host: $0, port: port, address: "127.0.0.1")
+        }
         let environment = StackEnvironment(
             authenticationChallengeHandler: handler, trustedRootFiles: roots, verificationTime: testCase.stack.verificationTime,
             resolveOverrides: needsResolve ? overrides : [],

@@ -25,11 +25,8 @@ public struct ReferenceSubject: ConformanceSubject {
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
         configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .none : try .only(pemFiles: environment.trustedRootFiles)
         configuration.verificationTime = environment.verificationTime
-        // The environment's overrides are `HOST:PORT:ADDRESS`, with a host and an IPv4 address free of colons.
-        configuration.resolveOverrides = environment.resolveOverrides.compactMap { entry in
-            let parts = entry.split(separator: ":", maxSplits: 2).map(String.init)
-            guard parts.count == 3, let port = Int(parts[1]) else { return nil }
-            return .init(host: parts[0], port: port, address: parts[2])
+        configuration.resolveOverrides = environment.resolveOverrides.map {
+            .init(host: $0.host, port: $0.port, address: $0.address)
         }
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }

@@ -33,8 +33,7 @@ extension Catalogue {
                     success("posted"), journal: .requests(2),
                     checks: [.requestMethod(index: 1, method: "POST"), .requestBody(index: 1, body: "payload")])),
             ConformanceCase(
-                id: "redirect.method.post-303-becomes-get", title: "a POST redirected by 303 is followed with a GET", rules: ["HTTP-9"],
-                level: .should,
+                id: "redirect.method.post-303-becomes-get", title: "a POST redirected by 303 is followed with a GET", rules: ["HTTP-9", "HTTP-19"],
                 explanation: "303 See Other asks for the result with GET: the stack sends GET /result, without the POST body.",
                 server: .plain(redirect(303, to: "/result"), ok("result")),
                 resource: ResourceSpec().with {
@@ -47,8 +46,8 @@ extension Catalogue {
                     ])),
             ConformanceCase(
                 id: "redirect.method.post-303-becomes-get.large-body-tls",
-                title: "a POST of 64 KiB redirected by 303 over HTTPS is followed with a GET and no body", rules: ["HTTP-9"],
-                level: .should,
+                title: "a POST of 64 KiB redirected by 303 over HTTPS is followed with a GET and no body",
+                rules: ["HTTP-9", "HTTP-19"],
                 explanation:
                     "As redirect.method.post-303-becomes-get, with another input: a 64 KiB body, too large to go out with the head in one write, over TLS. The follow-up is GET /result with no body: a stack that replays the POST on a 303 sends the 64 KiB again.",
                 server: .tls("valid-ec256", redirect(303, to: "/result"), ok("result")),

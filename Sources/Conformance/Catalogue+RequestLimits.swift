@@ -18,7 +18,7 @@ extension Catalogue {
             ConformanceCase(
                 id: "body.header-injection.\(injection.id)",
                 title: "\(injection.what) of a header is refused with badURL before anything is sent",
-                rules: ["HTTP-5"], level: .should,
+                rules: ["HTTP-5"],
                 explanation:
                     "A request with the header \(injection.name.debugDescription): \(injection.value.debugDescription). Sent as is, it would add a header of the attacker's choosing; the stack fails with url(badURL) and no byte reaches the server.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.headers = [injection.name: injection.value] },

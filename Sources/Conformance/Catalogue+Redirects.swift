@@ -33,7 +33,8 @@ extension Catalogue {
                     success("posted"), journal: .requests(2),
                     checks: [.requestMethod(index: 1, method: "POST"), .requestBody(index: 1, body: "payload")])),
             ConformanceCase(
-                id: "redirect.method.post-303-becomes-get", title: "a POST redirected by 303 is followed with a GET", rules: ["HTTP-9", "HTTP-19"],
+                id: "redirect.method.post-303-becomes-get", title: "a POST redirected by 303 is followed with a GET",
+                rules: ["HTTP-9", "HTTP-19"],
                 explanation: "303 See Other asks for the result with GET: the stack sends GET /result, without the POST body.",
                 server: .plain(redirect(303, to: "/result"), ok("result")),
                 resource: ResourceSpec().with {

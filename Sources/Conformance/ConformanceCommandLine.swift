@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// The `conformance` command as a library, so that the suite runs against any subject from an executable of
 /// its own, with every option of the project's command:
@@ -151,7 +152,7 @@ public enum ConformanceCommandLine {
         let elapsed = ContinuousClock.now - clock
         let report = SuiteReport(
             subject: .init(subject), startedAt: startedAt,
-            durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cases: runs)
+            durationSeconds: elapsed.inSeconds, cases: runs)
         return RepeatedRuns.combine(report, repeats: repeats)
     }
 

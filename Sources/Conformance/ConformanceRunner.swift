@@ -110,7 +110,7 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
         let ordered = results.withLock { results in cases.indices.compactMap { results[$0] } }
         return SuiteReport(
             subject: .init(subject), startedAt: startedAt,
-            durationSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cases: ordered)
+            durationSeconds: elapsed.inSeconds, cases: ordered)
     }
 
     /// Runs the cases without blocking the caller's task.

@@ -75,7 +75,7 @@ struct IsolatedRun: Sendable {
                         index,
                         .lost(
                             cases[index], verdict: run.termination.verdict, reason: run.termination.reason,
-                            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                            durationMilliseconds: elapsed.inMilliseconds)
                     )
                 }
             }.start()

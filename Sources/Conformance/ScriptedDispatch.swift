@@ -38,7 +38,7 @@ final class ScriptedDispatch: Sendable {
     var dispatcher: MockDispatcher {
         MockDispatcher { [self] request in
             let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             return state.withLock { state in
                 state.arrivals.append(seconds)
                 if let routed = routes[request.path] { return routed }

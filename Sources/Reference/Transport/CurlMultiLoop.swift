@@ -184,7 +184,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var timeout = 1000
         if let deadline = nextIdleDeadline() {
             let left = ContinuousClock.now.duration(to: deadline)
-            timeout = max(0, min(timeout, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1))
+            timeout = max(0, min(timeout, Int(left.inMilliseconds) + 1))
         }
         let code = curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
         if code != CURLM_OK { failAll(Self.multiFailure("curl_multi_poll", code)) }

@@ -81,7 +81,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
     // MARK: Steps
 
     private func execute() throws -> Observation {
-        for feature in testCase.requires.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for feature in testCase.requiredFeatures(with: fixtures).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let why = subject.unsupportedFeatures[feature] { throw Stop.skip("\(feature.rawValue): \(why)") }
         }
         let deadline = DispatchTime.now() + limit

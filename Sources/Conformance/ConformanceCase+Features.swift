@@ -5,7 +5,15 @@ extension ConformanceCase {
     /// The features a case needs because of what it does, so that no case has to remember them: a subject
     /// with a weaker TLS hook then gets SKIP with its reason where the case would otherwise FAIL for a
     /// capability the subject never claimed.
-    static func derivedFeatures(server: ServerScript, stack: StackSetup, action: CaseAction, expected: Expectation) -> Set<SubjectFeature> {
+    ///
+    /// `refusedScenarios` are the fixture scenarios standard validation refuses; by default they are read from the
+    /// manifest when the case is made, for `--list` and the reports, and the runner derives the features again
+    /// from the catalogue it runs with, so that a manifest not found at that first read can never turn a SKIP
+    /// into a FAIL.
+    static func derivedFeatures(
+        server: ServerScript, stack: StackSetup, action: CaseAction, expected: Expectation,
+        refusedScenarios: Set<String> = ScenarioValidity.refused
+    ) -> Set<SubjectFeature> {
         var features: Set<SubjectFeature> = []
         if let code = expected.outcome.urlErrorCode, dateCodes.contains(code) { features.insert(.certificateDateCodes) }
         // A case about a configuration that must not be made checks the project's handler before any stack
@@ -24,7 +32,7 @@ extension ConformanceCase {
             features.insert(.challengeCarriesChains)
         }
         // A handler that lets a fetch succeed on a chain standard validation refuses has overruled it.
-        if let scenario = server.tlsScenario, ScenarioValidity.refused.contains(scenario),
+        if let scenario = server.tlsScenario, refusedScenarios.contains(scenario),
             expected.outcome.kind == .success || action == .fetchReconfigureFetch
         {
             features.insert(.challengeOverridesValidation)
@@ -49,8 +57,22 @@ extension Check {
     }
 }
 
-/// The fixture scenarios whose chain standard validation refuses, read once from the manifest.
+/// The fixture scenarios whose chain standard validation refuses.
 enum ScenarioValidity {
-    static let refused: Set<String> = Set(
-        ((try? FixtureCatalogue.locate())?.scenarios ?? []).filter { $0.kind == "chain" && $0.expected != "valid" }.map(\.name))
+    /// Read once from the manifest where `FixtureCatalogue.locate()` finds it; empty when it finds none.
+    static let refused: Set<String> = (try? FixtureCatalogue.locate()).map(refused(in:)) ?? []
+
+    static func refused(in fixtures: FixtureCatalogue) -> Set<String> {
+        Set(fixtures.scenarios.filter { $0.kind == "chain" && $0.expected != "valid" }.map(\.name))
+    }
+}
+
+extension ConformanceCase {
+    /// The features the case needs, derived again from the fixture catalogue the runner holds.
+    func requiredFeatures(with fixtures: FixtureCatalogue) -> Set<SubjectFeature> {
+        requires.union(
+            Self.derivedFeatures(
+                server: server, stack: stack, action: action, expected: expected,
+                refusedScenarios: ScenarioValidity.refused(in: fixtures)))
+    }
 }

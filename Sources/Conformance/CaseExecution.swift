@@ -72,7 +72,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
             expected: .init(
                 outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
             actual: observation.outcome, completions: observation.completions, journal: observation.journal,
-            durationMilliseconds: elapsed.inMilliseconds)
+            durationMilliseconds: elapsed.inMilliseconds, explanation: testCase.explanation)
     }
 
     private var limit: TimeInterval { testCase.watchdog(capped: watchdog) }

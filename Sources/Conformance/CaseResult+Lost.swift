@@ -7,6 +7,6 @@ extension CaseResult {
             mismatches: [],
             expected: .init(
                 outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
-            actual: nil, completions: 0, journal: [], durationMilliseconds: durationMilliseconds)
+            actual: nil, completions: 0, journal: [], durationMilliseconds: durationMilliseconds, explanation: testCase.explanation)
     }
 }

@@ -44,12 +44,15 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var durationMilliseconds: Double
     /// Each run's verdict, in order, when the case was run more than once (`--repeat`); `nil` otherwise.
     public var repeatVerdicts: [Verdict]?
+    /// What the case does and why it expects what it expects (the case's explanation); absent in reports of
+    /// schema versions before 2.4.0.
+    public var explanation: String?
 
     /// Creates a result (the runner does; tests and tools may build their own).
     public init(
         id: String, title: String, rules: [String], level: ConformanceLevel, verdict: Verdict, reason: String?,
         mismatches: [String], expected: Expected, actual: Outcome?, completions: Int, journal: [JournalEntry],
-        durationMilliseconds: Double
+        durationMilliseconds: Double, explanation: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -63,5 +66,6 @@ public struct CaseResult: Sendable, Codable, Hashable {
         self.completions = completions
         self.journal = journal
         self.durationMilliseconds = durationMilliseconds
+        self.explanation = explanation
     }
 }

@@ -31,7 +31,9 @@ public enum JUnitReport {
                 xml +=
                     #"    <testcase classname="\#(escape(family))" name="\#(escape(result.id))" time="\#(seconds(result.durationMilliseconds))""#
                 let detail =
-                    "[\(result.level.rawValue)] \(result.title) (\(result.rules.joined(separator: ", ")))\nexpected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n"
+                    "[\(result.level.rawValue)] \(result.title) (\(result.rules.joined(separator: ", ")))\n"
+                    + (result.explanation.map { "why: \($0)\n" } ?? "")
+                    + "expected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n"
                     + result.mismatches.joined(separator: "\n")
                 // Properties make the rules visible for every case, passing ones included.
                 let properties =

@@ -39,6 +39,7 @@ public enum MarkdownReport {
             for result in problems {
                 md += "### `\(result.id)` — \(result.verdict.rawValue) (\(result.level.rawValue))\n\n"
                 md += "\(result.title) (rules \(result.rules.joined(separator: ", ")))\n\n"
+                if let explanation = result.explanation { md += "> \(explanation)\n\n" }
                 md += "- expected: \(result.expected.outcome)\n"
                 md += "- actual: \(result.actual.map { "\($0)" } ?? "no completion")\n"
                 for mismatch in result.mismatches { md += "- \(mismatch)\n" }

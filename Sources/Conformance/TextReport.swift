@@ -30,6 +30,7 @@ public enum TextReport {
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
             text +=
                 "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
+            if let explanation = result.explanation { text += "    why:      \(explanation)\n" }
             text += "    expected: \(result.expected.outcome)\n"
             text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }

@@ -33,6 +33,8 @@ public enum JUnitReport {
                 let detail =
                     "[\(result.level.rawValue)] \(result.title) (\(result.rules.joined(separator: ", ")))\n"
                     + (result.explanation.map { "why: \($0)\n" } ?? "")
+                    + result.rules.compactMap { rule in report.rules?[rule].map { "\(rule) \($0.level.rawValue): \($0.summary)\n" } }
+                    .joined()
                     + "expected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n"
                     + result.mismatches.joined(separator: "\n")
                 // Properties make the rules visible for every case, passing ones included.

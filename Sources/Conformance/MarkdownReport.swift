@@ -40,6 +40,12 @@ public enum MarkdownReport {
                 md += "### `\(result.id)` — \(result.verdict.rawValue) (\(result.level.rawValue))\n\n"
                 md += "\(result.title) (rules \(result.rules.joined(separator: ", ")))\n\n"
                 if let explanation = result.explanation { md += "> \(explanation)\n\n" }
+                for rule in result.rules {
+                    // Reports are committed in docs/conformance, beside docs/spec.
+                    if let quoted = report.rules?[rule] {
+                        md += "- [\(rule)](../spec/\(quoted.file)#\(rule.lowercased())) \(quoted.level.rawValue): \(quoted.summary)\n"
+                    }
+                }
                 md += "- expected: \(result.expected.outcome)\n"
                 md += "- actual: \(result.actual.map { "\($0)" } ?? "no completion")\n"
                 for mismatch in result.mismatches { md += "- \(mismatch)\n" }

@@ -97,6 +97,9 @@ public struct SuiteReport: Sendable, Codable {
     public var summary: Summary
     /// Every case, in catalogue order.
     public var cases: [CaseResult]
+    /// The text of every rule the cases cite, by rule ID, from the `docs/spec` the run found; absent in reports
+    /// of schema versions before 2.4.0, and empty when no spec was found.
+    public var rules: [String: RuleText]?
 
     /// Creates a report; the summary is computed.
     public init(subject: SubjectInfo, environment: Environment = .current, startedAt: Date, durationSeconds: Double, cases: [CaseResult]) {
@@ -105,6 +108,7 @@ public struct SuiteReport: Sendable, Codable {
         self.startedAt = startedAt
         self.durationSeconds = durationSeconds
         self.cases = cases
+        rules = Self.ruleTexts(citedBy: cases)
         func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
         summary = Summary(
             total: cases.count, pass: count(.pass), fail: count(.fail), skip: count(.skip), error: count(.error), hang: count(.hang),

@@ -31,6 +31,9 @@ public enum TextReport {
             text +=
                 "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
             if let explanation = result.explanation { text += "    why:      \(explanation)\n" }
+            for rule in result.rules {
+                if let quoted = report.rules?[rule] { text += "    \(rule):  \(quoted.level.rawValue). \(quoted.summary)\n" }
+            }
             text += "    expected: \(result.expected.outcome)\n"
             text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }

@@ -165,7 +165,7 @@ public enum ConformanceCommandLine {
         let after = try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: files[1])))
         let comparison = ReportComparison(baseline: before, current: after)
         print(comparison.text, terminator: "")
-        return comparison.newFailures.isEmpty ? 0 : 1
+        return comparison.regressed ? 1 : 0
     }
 
     private static func coverage(_ options: inout Options) throws -> Int32 {

@@ -5,9 +5,9 @@ import Testing
 @Suite("Comparing two reports lists new failures")
 struct ComparisonTests {
 
-    private func result(_ id: String, _ verdict: Verdict, level: ConformanceLevel = .must) -> CaseResult {
+    private func result(_ id: String, _ verdict: Verdict, level: ConformanceLevel = .must, reason: String = "because") -> CaseResult {
         CaseResult(
-            id: id, title: id, rules: ["FETCH-1"], level: level, verdict: verdict, reason: verdict == .pass ? nil : "because",
+            id: id, title: id, rules: ["FETCH-1"], level: level, verdict: verdict, reason: verdict == .pass ? nil : reason,
             mismatches: [], expected: .init(outcome: Outcome(kind: .success), journal: .any, checks: []),
             actual: Outcome(kind: .success), completions: 1, journal: [], durationMilliseconds: 1)
     }
@@ -34,5 +34,24 @@ struct ComparisonTests {
     func passedIgnoresShould() {
         #expect(report([result("a.one", .fail, level: .should), result("a.two", .skip)]).passed)
         #expect(!report([result("a.one", .hang)]).passed)
+    }
+
+    @Test("a pass now skipped is a regression, and the comparison totals what each undeclared feature cost")
+    func passesLostToSkips() {
+        let before = report([result("a.one", .pass), result("a.two", .pass), result("a.three", .pass), result("a.four", .skip)])
+        let after = report([
+            result("a.one", .skip, reason: "http2: no HTTP/2"), result("a.two", .skip, reason: "http2: no HTTP/2"),
+            result("a.three", .skip, reason: "client-certificates: none"), result("a.four", .skip),
+        ])
+
+        let comparison = ReportComparison(baseline: before, current: after)
+
+        #expect(comparison.newFailures.isEmpty)
+        #expect(comparison.regressed)
+        #expect(comparison.passesLostToSkips.map(\.id) == ["a.one", "a.two", "a.three"])
+        #expect(comparison.passesLostByFeature.map(\.feature) == ["http2", "client-certificates"])
+        #expect(comparison.passesLostByFeature.map(\.count) == [2, 1])
+        #expect(
+            comparison.text.contains("Passes now skipped, by the feature declared unsupported:\n  http2: 2\n  client-certificates: 1\n"))
     }
 }

@@ -43,5 +43,5 @@ int cshims_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *stack) { retu
 GENERAL_SUBTREE *cshims_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *stack, int index) { return sk_GENERAL_SUBTREE_value(stack, index); }
 STACK_OF(X509) *cshims_sk_X509_new_null(void) { return sk_X509_new_null(); }
 int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
-int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack) { return sk_X509_NAME_num(stack); }
+int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack) { return stack ? sk_X509_NAME_num(stack) : 0; }
 X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index) { return sk_X509_NAME_value(stack, index); }

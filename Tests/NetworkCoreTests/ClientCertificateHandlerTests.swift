@@ -73,3 +73,23 @@ struct ClientCertificateHandlerTests {
         #expect(!"\(ClientCertificateChallenge.Disposition.useCredential(identity))".contains("privateKey"))
     }
 }
+
+extension ClientCertificateHandlerTests {
+    @Test("two keys for the same host: the one that sorts first wins, every time")
+    func duplicateHostsAreDeterministic() {
+        for _ in 0..<20 {
+            let handler = ClientCertificateHandler(presenting: [
+                "example.test": ClientIdentity(
+                    certificateChain: [Data("b".utf8)], privateKey: Data(), subject: "CN=b", notAfter: .distantFuture),
+                "Example.TEST": ClientIdentity(
+                    certificateChain: [Data("a".utf8)], privateKey: Data(), subject: "CN=a", notAfter: .distantFuture),
+            ])
+            let challenge = ClientCertificateChallenge(host: "example.test", port: 443, acceptableIssuers: [], isReusedConnection: false)
+            guard case .useCredential(let chosen) = handler.handle(challenge) else {
+                Issue.record("expected an identity")
+                return
+            }
+            #expect(chosen.subject == "CN=a")  // "Example.TEST" sorts before "example.test"
+        }
+    }
+}

@@ -25,7 +25,8 @@ public struct ClientCertificateHandler: AuthenticationChallengeHandler {
     }
 
     /// Presents the identity given for the host asked about (host names compared without letter case and
-    /// without a trailing dot), else `otherHosts`, else none.
+    /// without a trailing dot), else `otherHosts`, else none. When two keys name the same host, the one that sorts
+    /// first wins, whatever order the dictionary iterates in.
     ///
     /// - Parameters:
     ///   - identities: An identity per host name.
@@ -35,7 +36,8 @@ public struct ClientCertificateHandler: AuthenticationChallengeHandler {
         presenting identities: [String: ClientIdentity], otherHosts: ClientIdentity? = nil,
         serverTrust: (any AuthenticationChallengeHandler)? = nil
     ) {
-        self.identities = Dictionary(identities.map { (Self.normalised($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.identities = Dictionary(
+            identities.sorted { $0.key < $1.key }.map { (Self.normalised($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.fallback = otherHosts
         self.serverTrust = serverTrust
     }

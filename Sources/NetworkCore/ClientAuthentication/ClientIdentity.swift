@@ -15,7 +15,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// The leaf's private key, as an unencrypted PKCS#8 `PrivateKeyInfo` in DER.
     public let privateKey: Data
 
-    /// The leaf's subject, one line (`CN=…, O=…`).
+    /// The leaf's subject, one line in RFC 2253 form (`CN=…,O=…`).
     public let subject: String
 
     /// The end of the leaf's validity period.
@@ -36,4 +36,12 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// The same as ``description``: a log line or a debugger never shows the key, even inside another value.
     public var debugDescription: String { description }
+}
+
+extension ClientIdentity: CustomReflectable {
+    /// The subject and the chain's length only: `dump`, a debugger or any other reflecting printer never shows the
+    /// key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["subject": subject, "certificates": certificateChain.count], displayStyle: .struct)
+    }
 }

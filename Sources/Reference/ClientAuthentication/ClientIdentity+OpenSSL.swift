@@ -35,7 +35,7 @@ extension ClientIdentity {
     public init(pemCertificates: Data, privateKey: Data, passphrase: String? = nil, validAt: Date? = Date(), source: String = "PEM text")
         throws(LoadingError)
     {
-        let chain = try OwnedCertificates(pem: pemCertificates, source: source)
+        let chain = try OwnedCertificates.reading(pem: pemCertificates, source: source)
         let key = try OwnedKey(pem: privateKey, passphrase: passphrase, source: source)
         try self.init(chain: chain, key: key, validAt: validAt, source: source)
     }
@@ -62,29 +62,34 @@ extension ClientIdentity {
         }
         if let validAt {
             let time = time_t(validAt.timeIntervalSince1970.rounded(.down))
-            if ASN1_TIME_cmp_time_t(X509_get0_notAfter(leaf), time) < 0 {
+            // -2 is an error (a time OpenSSL cannot read), not "earlier".
+            if ASN1_TIME_cmp_time_t(X509_get0_notAfter(leaf), time) == -1 {
                 throw LoadingError(code: .expired, message: "\(source): the leaf certificate expired before \(validAt)")
             }
-            if ASN1_TIME_cmp_time_t(X509_get0_notBefore(leaf), time) > 0 {
+            if ASN1_TIME_cmp_time_t(X509_get0_notBefore(leaf), time) == 1 {
                 throw LoadingError(code: .notYetValid, message: "\(source): the leaf certificate is not valid yet at \(validAt)")
             }
         }
         var summaries: [ServerCertificate] = []
         for certificate in chain.all {
             guard let summary = OpenSSLCertificate.summary(of: certificate) else {
-                throw LoadingError(code: .malformedCertificate, message: "\(source): certificate \(summaries.count + 1) cannot be encoded")
+                throw LoadingError(
+                    code: .malformedCertificate,
+                    message: "\(source): certificate \(summaries.count + 1) cannot be encoded (\(openSSLReason()))")
             }
             summaries.append(summary)
         }
         guard let info = EVP_PKEY2PKCS8(key.pointer) else {
-            throw LoadingError(code: .malformedKey, message: "\(source): the private key cannot be encoded as PKCS#8")
+            throw LoadingError(code: .malformedKey, message: "\(source): the private key cannot be encoded as PKCS#8 (\(openSSLReason()))")
         }
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
         guard let der = DEREncoding.of(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
-            throw LoadingError(code: .malformedKey, message: "\(source): the private key cannot be encoded as PKCS#8")
+            throw LoadingError(code: .malformedKey, message: "\(source): the private key cannot be encoded as PKCS#8 (\(openSSLReason()))")
         }
         var notAfter = tm()
-        ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &notAfter)
+        guard ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &notAfter) == 1 else {
+            throw LoadingError(code: .malformedCertificate, message: "\(source): the leaf's notAfter cannot be read (\(openSSLReason()))")
+        }
         self.init(
             certificateChain: summaries.map(\.der), privateKey: der, subject: summaries[0].subject,
             notAfter: Date(timeIntervalSince1970: TimeInterval(timegm(&notAfter))))

@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import CShims
 import Foundation
 
 /// OpenSSL certificates read from PEM or DER, leaf first, freed with this object.
@@ -8,30 +9,42 @@ final class OwnedCertificates {
     let all: [OpaquePointer]
     var leaf: OpaquePointer { all[0] }
 
-    /// Takes ownership of parsed certificates; `nil` (freeing them) when there are none.
-    init?(taking certificates: [OpaquePointer]) {
-        guard !certificates.isEmpty else { return nil }
-        all = certificates
+    /// Takes ownership of parsed certificates, at least one.
+    private init(nonEmpty certificates: [OpaquePointer]) { all = certificates }
+
+    deinit { all.forEach { X509_free($0) } }
+
+    /// Takes ownership of parsed certificates; `nil` when there are none.
+    static func taking(_ certificates: [OpaquePointer]) -> OwnedCertificates? {
+        certificates.isEmpty ? nil : OwnedCertificates(nonEmpty: certificates)
     }
 
-    /// Reads every PEM certificate of `pem`, in order.
-    convenience init(pem: Data, source: String) throws(ClientIdentity.LoadingError) {
+    /// Reads every PEM certificate of `pem`, in order. A block that is not a certificate, or a certificate that does
+    /// not parse, is an error rather than the end of the chain, so a damaged chain is never presented short.
+    static func reading(pem: Data, source: String) throws(ClientIdentity.LoadingError) -> OwnedCertificates {
         var certificates: [OpaquePointer] = []
-        let bio = pem.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        // BIO_new_mem_buf does not copy: read everything while `pem` is alive.
-        withExtendedLifetime(pem) {
-            while let bio, let certificate = PEM_read_bio_X509(bio, nil, nil, nil) { certificates.append(certificate) }
+        // The BIO reads the bytes in place: it is made, drained and freed while they are pinned.
+        let ended = pem.withUnsafeBytes { bytes -> UInt in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(clamping: bytes.count)) else { return 0 }
+            defer { BIO_free(bio) }
+            ERR_clear_error()
+            // Never OpenSSL's default callback, which would prompt on the terminal for an encrypted block.
+            while let certificate = PEM_read_bio_X509(bio, nil, refusingPassphrase, nil) { certificates.append(certificate) }
+            return ERR_peek_last_error()
         }
-        BIO_free(bio)
-        ERR_clear_error()  // the loop ends on a "no start line" error, which is not one
-        guard let owned = OwnedCertificates(taking: certificates) else {
-            throw ClientIdentity.LoadingError(code: .noCertificate, message: "\(source): no PEM certificate found")
+        ERR_clear_error()
+        let owned = taking(certificates)
+        // Running out of PEM blocks leaves "no start line"; anything else stopped the loop early.
+        guard cshims_ERR_GET_REASON(ended) == PEM_R_NO_START_LINE else {
+            throw ClientIdentity.LoadingError(
+                code: .malformedCertificate, message: "\(source): certificate \(certificates.count + 1) cannot be read")
         }
-        self.init(owned)
+        guard let owned else { throw ClientIdentity.LoadingError(code: .noCertificate, message: "\(source): no PEM certificate found") }
+        return owned
     }
 
     /// Parses DER certificates, in order; `nil` if any does not parse.
-    convenience init?(der: [Data]) {
+    static func parsing(der: [Data]) -> OwnedCertificates? {
         var certificates: [OpaquePointer] = []
         for encoding in der {
             let parsed = encoding.withUnsafeBytes { bytes -> OpaquePointer? in
@@ -40,22 +53,16 @@ final class OwnedCertificates {
             }
             guard let parsed else {
                 certificates.forEach { X509_free($0) }
+                ERR_clear_error()
                 return nil
             }
             certificates.append(parsed)
         }
-        guard let owned = OwnedCertificates(taking: certificates) else { return nil }
-        self.init(owned)
+        return taking(certificates)
     }
+}
 
-    private init(_ other: OwnedCertificates) {
-        all = other.all
-        other.released = true
-    }
-
-    private var released = false
-
-    deinit {
-        if !released { all.forEach { X509_free($0) } }
-    }
+/// A PEM passphrase callback that gives none, so that an encrypted block fails instead of prompting.
+private let refusingPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+    _, _, _, _ in 0
 }

@@ -17,8 +17,9 @@ final class OwnedKey {
     convenience init(pem: Data, passphrase: String?, source: String) throws(ClientIdentity.LoadingError) {
         let text = String(decoding: pem, as: UTF8.self)
         let encrypted = text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
+        ERR_clear_error()
         let key = pem.withUnsafeBytes { bytes -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(clamping: bytes.count)) else { return nil }
             defer { BIO_free(bio) }
             // Never OpenSSL's default callback, which would prompt on the terminal for a missing passphrase.
             return (passphrase ?? "").withCString { phrase in
@@ -61,9 +62,9 @@ private let passphraseCallback: @convention(c) (UnsafeMutablePointer<CChar>?, In
     return Int32(length)
 }
 
-/// The reason of OpenSSL's last error, clearing the queue; "no reason given" when it is empty.
+/// The reason of OpenSSL's most recent error, clearing the queue; "no reason given" when it is empty.
 func openSSLReason() -> String {
-    let code = ERR_get_error()
+    let code = ERR_peek_last_error()
     ERR_clear_error()
     guard code != 0, let reason = ERR_reason_error_string(code) else { return "no reason given" }
     return String(cString: reason)

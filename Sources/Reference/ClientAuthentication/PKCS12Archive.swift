@@ -9,7 +9,7 @@ enum PKCS12Archive {
     static func open(_ data: Data, passphrase: String, source: String) throws(ClientIdentity.LoadingError) -> (OwnedCertificates, OwnedKey)
     {
         let archive = data.withUnsafeBytes { bytes -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(clamping: bytes.count)) else { return nil }
             defer { BIO_free(bio) }
             return d2i_PKCS12_bio(bio, nil)
         }
@@ -41,6 +41,6 @@ enum PKCS12Archive {
             }
             cshims_sk_X509_pop_free(others)
         }
-        return (OwnedCertificates(taking: certificates)!, OwnedKey(taking: key))
+        return (OwnedCertificates.taking(certificates)!, OwnedKey(taking: key))
     }
 }

@@ -50,7 +50,7 @@ private func acceptableIssuers(_ ssl: OpaquePointer) -> [String] {
 
 /// Installs an identity on a connection; `false` if OpenSSL refused it.
 private func present(_ identity: ClientIdentity, on ssl: OpaquePointer) -> Bool {
-    guard let certificates = OwnedCertificates(der: identity.certificateChain), let key = OwnedKey(pkcs8: identity.privateKey),
+    guard let certificates = OwnedCertificates.parsing(der: identity.certificateChain), let key = OwnedKey(pkcs8: identity.privateKey),
         let chain = cshims_sk_X509_new_null()
     else { return false }
     defer { cshims_sk_X509_pop_free(chain) }

@@ -40,7 +40,40 @@ struct ClientIdentityLoadingTests {
         #expect(identity.certificateChain.count == 2)
         #expect(identity.subject == "CN=Fixture client-valid Client")
         #expect(identity.notAfter == Date(timeIntervalSince1970: 4_733_510_400))  // 2120-01-01
-        #expect(!identity.description.contains("PRIVATE"))
+    }
+
+    @Test("no way of printing an identity shows its key: description, debug description, inside a value, dump")
+    func noPrintingShowsTheKey() throws {
+        let identity = try ClientIdentity(pemCertificateFile: chain, privateKeyFile: key)
+        let keyHex = identity.privateKey.map { String(format: "%02x", $0) }.joined()
+        let keyBase64 = identity.privateKey.base64EncodedString()
+        var dumped = ""
+        dump(identity, to: &dumped)
+
+        for printed in [
+            "\(identity)", String(reflecting: identity), "\([identity])",
+            "\(ClientCertificateChallenge.Disposition.useCredential(identity))",
+            dumped,
+        ] {
+            #expect(!printed.contains(keyHex) && !printed.contains(keyBase64) && !printed.contains("privateKey"), "\(printed)")
+        }
+    }
+
+    @Test("a damaged certificate after the leaf is malformedCertificate, never a shorter chain")
+    func aDamagedSecondCertificateIsMalformed() throws {
+        let leafOnly = try #require(FileManager.default.contents(atPath: Fixtures.path("client-valid/leaf.pem")))
+        let damaged = leafOnly + Data("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n".utf8)
+
+        #expect(throws: ClientIdentity.LoadingError(code: .malformedCertificate, message: "")) {
+            try ClientIdentity(pemCertificates: damaged, privateKey: FileManager.default.contents(atPath: key)!)
+        }
+    }
+
+    @Test("a certificate not valid yet at the time asked is notYetValid")
+    func notYetValid() {
+        #expect(throws: ClientIdentity.LoadingError(code: .notYetValid, message: "")) {
+            try ClientIdentity(pemCertificateFile: chain, privateKeyFile: key, validAt: Date(timeIntervalSince1970: 1_500_000_000))
+        }
     }
 
     @Test("an encrypted key opens with its passphrase, and a wrong or missing one is wrongPassphrase")

@@ -28,6 +28,7 @@ extension HTMLReport {
         .head { font-weight: 600; font-size: 12px; position: sticky; top: 2.6em; background: #fafafa; z-index: 1; }
         .head span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         section.family h2 { font-size: 1.1em; margin: 1em 0 .2em; border-bottom: 2px solid #ccc; }
+        details.case { scroll-margin-top: 5rem; }
         details.case > summary { cursor: pointer; list-style: none; border-bottom: 1px solid #eee; }
         details.case > summary:hover { background: #eef3ff; }
         details.case[open] > summary { background: #e3ebff; }
@@ -67,6 +68,13 @@ extension HTMLReport {
           }
           for (const id of ["f-verdict", "f-family", "f-level", "f-differs"]) field(id).addEventListener("change", apply);
           apply();
+          // report.html#case-ID opens that case's panel: a link to one case is worth sharing.
+          function openLinkedCase() {
+            const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+            if (target && target.matches("details.case")) { target.open = true; target.scrollIntoView(); }
+          }
+          window.addEventListener("hashchange", openLinkedCase);
+          openLinkedCase();
         })();
         """
 

@@ -22,7 +22,7 @@ extension HTMLReport {
             }
             let link = specLink + rule.file + "#" + rule.id.lowercased()
             html += "<div class=\"rule\"><a href=\"\(e(link))\"><b>\(e(rule.id))</b></a> (\(e(rule.level.rawValue)))"
-            for paragraph in rule.text.components(separatedBy: "\n\n") { html += "<p class=\"rule-text\">\(e(paragraph))</p>" }
+            for paragraph in rule.text.components(separatedBy: "\n\n") { html += "<p class=\"rule-text\">\(ruleParagraph(paragraph))</p>" }
             html += "</div>\n"
         }
         for (index, result) in row.results.enumerated() {

@@ -36,15 +36,27 @@ struct HTMLReportTests {
         let rules = try RuleBook.load(directory: URL(fileURLWithPath: spec))
         let derived = DerivedReport.make(from: reference)
         let explanations = Dictionary(Catalogue.all.map { ($0.id, $0.explanation) }, uniquingKeysWith: { first, _ in first })
-        let page = HTMLReport(reports: [reference, derived], rules: rules, explanations: explanations, specLink: "../spec/").render()
+        let html = HTMLReport(reports: [reference, derived], rules: rules, explanations: explanations, specLink: "../spec/")
+        let page = html.render()
         #expect(page.components(separatedBy: " cell\" data-case=").count - 1 == reference.cases.count * 2)
         #expect(page.contains("v-none cell\" data-case=\"\(reference.cases[2].id)\" data-subject=\"1\""))
         let rule = try #require(rules.first { $0.id == reference.cases[0].rules[0] })
         #expect(page.contains("<a href=\"../spec/\(rule.file)#\(rule.id.lowercased())\">"))
-        #expect(page.contains(HTMLEscaping.escape(rule.text.components(separatedBy: "\n\n")[0])))
+        #expect(page.contains("<p class=\"rule-text\">\(html.ruleParagraph(rule.text.components(separatedBy: "\n\n")[0]))</p>"))
         #expect(page.contains(HTMLEscaping.escape(try #require(explanations[reference.cases[0].id]))))
         #expect(page.contains("<td>derived-lib</td><td>9.9.9</td>"))
         #expect(page.contains("data-differs=\"1\""))
+    }
+
+    @Test("a rule's inline code and links are drawn, after escaping, and only relative and https links are links")
+    func ruleMarkdown() {
+        let html = HTMLReport(reports: [], rules: [], explanations: [:], specLink: "../spec/")
+        #expect(
+            html.ruleParagraph("A `401` is <b>not</b> [ERR-13](errors.md#err-13), see [RFC](https://rfc-editor.org/rfc/rfc9110).")
+                == #"A <code>401</code> is &lt;b&gt;not&lt;/b&gt; <a href="../spec/errors.md#err-13">ERR-13</a>, see "#
+                + #"<a href="https://rfc-editor.org/rfc/rfc9110">RFC</a>."#)
+        #expect(html.ruleParagraph("[x](javascript:alert(1))") == "[x](javascript:alert(1))")
+        #expect(html.ruleParagraph("`<script>`") == "<code>&lt;script&gt;</code>")
     }
 
     @Test("the rule links are relative to where the page is written")

@@ -1,0 +1,96 @@
+import Conformance
+import Foundation
+import Reference
+import Testing
+
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Debian's `chromium`, which `Scripts/bootstrap` installs; `nil` when it is not on the `PATH`.
+private func chromium() -> String? {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+    return directories.map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Runs a program with its standard output in a file, killed after `timeout` seconds; returns its status, or `nil` on timeout.
+private func run(_ executable: String, _ arguments: [String], output: URL, timeout: Double) throws -> Int32? {
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    // A file, not a pipe: the dumped DOM is megabytes, more than a pipe holds while nobody reads it.
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    process.standardError = FileHandle.nullDevice
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    try process.run()
+    guard exited.wait(timeout: .now() + timeout) == .success else {
+        process.terminate()
+        _ = exited.wait(timeout: .now() + 5)
+        return nil
+    }
+    return process.terminationStatus
+}
+
+/// A rule's Markdown as a browser's DOM holds the text the page drew from it: no backticks, a link's text without
+/// its target, and `&`, `<` and `>` as the serialiser escapes them in text.
+private func plain(_ markdown: String) -> String {
+    markdown.replacing(#/\[([^\]]+)\]\([^)\s]+\)/#) { String($0.output.1) }.replacing("`", with: "")
+        .replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+}
+
+@Suite("The HTML report as a browser shows it", .timeLimit(.minutes(3)))
+struct HTMLReportBrowserTests {
+
+    @Test("headless Chromium renders two subjects: a cell per case and subject, rule text in the details, filters run")
+    func rendersInChromium() async throws {
+        guard let browser = chromium() else {
+            Issue.record("chromium is missing: Scripts/bootstrap installs it (apt-get install chromium)")
+            return
+        }
+        let reference = try await ReferenceRun.report.value
+        let derived = DerivedReport.make(from: reference)
+        let directory = try DerivedReport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("report.html")
+        let status = ConformanceCommandLine.run(
+            arguments: [
+                "report", "--html", page.path, "--spec", repository.appendingPathComponent("docs/spec").path,
+                try DerivedReport.write(reference, in: directory, name: "reference.json"),
+                try DerivedReport.write(derived, in: directory, name: "derived.json"),
+            ],
+            subjects: [("reference", ReferenceSubject())])
+        #expect(status == 0)
+
+        let dump = directory.appendingPathComponent("dom.html")
+        let exit = try run(
+            browser,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+                "--dump-dom", page.absoluteString,
+            ],
+            output: dump, timeout: 120)
+        #expect(exit == 0, "chromium exited with \(exit.map { "\($0)" } ?? "nothing: killed after 120 s")")
+        let dom = try String(contentsOf: dump, encoding: .utf8)
+
+        // A cell per case and subject, the derived report's missing case a blank one.
+        let cell = #/<span class="v v-([A-Za-z]+) cell" data-case="([^"]+)" data-subject="(\d)"/#
+        let cells = dom.matches(of: cell).map { "\($0.output.2) \($0.output.3) \($0.output.1)" }
+        #expect(Set(cells).count == cells.count)
+        #expect(
+            Set(cells.map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
+                == Set(reference.cases.flatMap { ["\($0.id) 0", "\($0.id) 1"] }))
+        #expect(cells.contains("\(reference.cases[2].id) 1 none"))
+        #expect(cells.contains("\(reference.cases[3].id) 1 FAIL"))
+
+        // A detail with the rule's text: the first case's first rule, quoted in full.
+        let rules = try RuleBook.load(directory: repository.appendingPathComponent("docs/spec"))
+        let rule = try #require(rules.first { $0.id == reference.cases[0].rules[0] })
+        let shown = dom.matches(of: #/<p class="rule-text">(.*?)</p>/#).map { String($0.output.1).replacing(#/<[^>]+>/#, with: "") }
+        #expect(shown.contains(plain(rule.text.components(separatedBy: "\n\n")[0])))
+
+        // The script ran (it counts the rows), and it is the only one: the injected one is text.
+        #expect(dom.contains("\(reference.cases.count) of \(reference.cases.count) cases shown"))
+        #expect(dom.components(separatedBy: "<script").count == 2)
+        #expect(!dom.contains("pwned</title>"))
+    }
+}

@@ -16,6 +16,7 @@ extension HTMLReport {
         .subject h2 { font-size: 1.15em; margin: 0 0 .3em; }
         .subject table { border-collapse: collapse; font-size: 12px; }
         .subject td { padding: 0 .8em 0 0; vertical-align: top; }
+        .subject td:first-child { white-space: nowrap; }
         .legend, .filters { display: flex; flex-wrap: wrap; gap: .5em 1em; align-items: center; margin: .6em 0; }
         .filters { position: sticky; top: 0; z-index: 2; background: #fafafa; padding: .4em 0; border-bottom: 1px solid #ddd; }
         .v { display: inline-block; min-width: 5.5rem; text-align: center; border-radius: 3px; font-size: 11px; font-weight: 600;

@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import Reference
+import Synchronization
 import Testing
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -11,8 +12,9 @@ private func chromium() -> String? {
     return directories.map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// Runs a program with its standard output in a file, killed after `timeout` seconds; returns its status, or `nil` on timeout.
-private func run(_ executable: String, _ arguments: [String], output: URL, timeout: Double) throws -> Int32? {
+/// Runs a program with its standard output in a file, killed after `timeout` seconds; returns its status, or `nil`
+/// on timeout. It waits without blocking a thread: the test runs among async tests that share a pool of two.
+private func run(_ executable: String, _ arguments: [String], output: URL, timeout: Double) async throws -> Int32? {
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -20,15 +22,20 @@ private func run(_ executable: String, _ arguments: [String], output: URL, timeo
     // A file, not a pipe: the dumped DOM is megabytes, more than a pipe holds while nobody reads it.
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = FileHandle.nullDevice
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    guard exited.wait(timeout: .now() + timeout) == .success else {
-        process.terminate()
-        _ = exited.wait(timeout: .now() + 5)
-        return nil
+    let timedOut = Atomic<Bool>(false)
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch {
+            continuation.resume(throwing: error)
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            guard process.isRunning else { return }
+            timedOut.store(true, ordering: .relaxed)
+            process.terminate()
+        }
     }
-    return process.terminationStatus
+    return timedOut.load(ordering: .relaxed) ? nil : status
 }
 
 /// A rule's Markdown as a browser's DOM holds the text the page drew from it: no backticks, a link's text without
@@ -62,7 +69,7 @@ struct HTMLReportBrowserTests {
         #expect(status == 0)
 
         let dump = directory.appendingPathComponent("dom.html")
-        let exit = try run(
+        let exit = try await run(
             browser,
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appendingPathComponent("profile").path)",

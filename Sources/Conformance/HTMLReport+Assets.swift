@@ -68,6 +68,13 @@ extension HTMLReport {
             field("shown").textContent = shown + " of " + rows.length + " cases shown";
           }
           for (const id of ["f-verdict", "f-family", "f-level", "f-differs"]) field(id).addEventListener("change", apply);
+          // report.html?verdict=FAIL&family=retry&level=MUST&differs=1 opens with those filters set: a view worth sharing.
+          const query = new URLSearchParams(location.search);
+          for (const name of ["verdict", "family", "level"]) {
+            const select = field("f-" + name), wanted = query.get(name);
+            if (wanted !== null && Array.from(select.options).some((option) => option.value === wanted)) select.value = wanted;
+          }
+          field("f-differs").checked = query.get("differs") === "1";
           apply();
           // report.html#case-ID opens that case's panel: a link to one case is worth sharing.
           function openLinkedCase() {

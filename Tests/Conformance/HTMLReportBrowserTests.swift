@@ -45,17 +45,17 @@ private func plain(_ markdown: String) -> String {
         .replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
 }
 
-@Suite("The HTML report as a browser shows it", .timeLimit(.minutes(3)))
+// Serialized: one Chromium at a time is enough load for a 2-core machine that runs the other suites beside it.
+@Suite("The HTML report as a browser shows it", .serialized, .timeLimit(.minutes(3)))
 struct HTMLReportBrowserTests {
 
-    @Test("headless Chromium renders two subjects: a cell per case and subject, rule text in the details, filters run")
-    func rendersInChromium() async throws {
+    /// Renders the two reports with `conformance report --html`, opens the page in headless Chromium with `query`
+    /// after its URL, and returns the DOM once its script has run; `nil`, with an issue, when there is no chromium.
+    private func renderedDOM(_ reference: SuiteReport, _ derived: SuiteReport, query: String) async throws -> String? {
         guard let browser = chromium() else {
             Issue.record("chromium is missing: Scripts/bootstrap installs it (apt-get install chromium)")
-            return
+            return nil
         }
-        let reference = try await ReferenceRun.report.value
-        let derived = DerivedReport.make(from: reference)
         let directory = try DerivedReport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html")
@@ -67,17 +67,23 @@ struct HTMLReportBrowserTests {
             ],
             subjects: [("reference", ReferenceSubject())])
         #expect(status == 0)
-
         let dump = directory.appendingPathComponent("dom.html")
         let exit = try await run(
             browser,
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
-                "--dump-dom", page.absoluteString,
+                "--dump-dom", page.absoluteString + query,
             ],
             output: dump, timeout: 120)
         #expect(exit == 0, "chromium exited with \(exit.map { "\($0)" } ?? "nothing: killed after 120 s")")
-        let dom = try String(contentsOf: dump, encoding: .utf8)
+        return try String(contentsOf: dump, encoding: .utf8)
+    }
+
+    @Test("headless Chromium renders two subjects: a cell per case and subject, rule text in the details, its script runs")
+    func rendersInChromium() async throws {
+        let reference = try await ReferenceRun.report.value
+        let derived = DerivedReport.make(from: reference)
+        guard let dom = try await renderedDOM(reference, derived, query: "") else { return }
 
         // A cell per case and subject, the derived report's missing case a blank one.
         let cell = #/<span class="v v-([A-Za-z]+) cell" data-case="([^"]+)" data-subject="(\d)"/#
@@ -99,5 +105,31 @@ struct HTMLReportBrowserTests {
         #expect(dom.contains("\(reference.cases.count) of \(reference.cases.count) cases shown"))
         #expect(dom.components(separatedBy: "<script").count == 2)
         #expect(!dom.contains("pwned</title>"))
+    }
+
+    @Test("the filters run in Chromium: ?family=body&level=MUST&differs=1 hides every other row and every emptied family")
+    func filtersInChromium() async throws {
+        // The first 200 cases (three families) are enough to filter, and keep the browser's work small.
+        let full = try await ReferenceRun.report.value
+        let reference = SuiteReport(
+            subject: full.subject, environment: full.environment, startedAt: full.startedAt, durationSeconds: full.durationSeconds,
+            cases: Array(full.cases.prefix(200)))
+        let derived = DerivedReport.make(from: reference)
+        guard let dom = try await renderedDOM(reference, derived, query: "?family=body&level=MUST&differs=1") else { return }
+
+        // What should show: the body family's MUST cases whose verdicts differ (changed in the derived report, or missing from it).
+        let derivedVerdicts = Dictionary(derived.cases.map { ($0.id, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        let expected = Set(
+            reference.cases.filter { $0.id.hasPrefix("body.") && $0.level == .must && derivedVerdicts[$0.id] != $0.verdict }.map(\.id))
+        #expect(!expected.isEmpty)
+        let row = #/<details class="case" id="case-([^"]+)"[^>]*?( hidden="")?>/#
+        let rows = dom.matches(of: row).map { (id: String($0.output.1), hidden: $0.output.2 != nil) }
+        #expect(rows.count == reference.cases.count)
+        #expect(Set(rows.filter { !$0.hidden }.map(\.id)) == expected)
+        #expect(dom.contains("\(expected.count) of \(reference.cases.count) cases shown"))
+        // A family none of whose cases show is hidden as a whole.
+        let sections = dom.matches(of: #/<section class="family" data-family="([^"]+)"( hidden="")?>/#)
+        #expect(sections.count > 1)
+        #expect(sections.allSatisfy { ($0.output.1 == "body") == ($0.output.2 == nil) })
     }
 }

@@ -39,7 +39,7 @@ extension HTMLReport {
         .panel h4 { margin: .8em 0 .2em; }
         .rule { border-left: 3px solid #90a4d4; padding-left: .8em; margin: .4em 0; }
         .rule p { margin: .2em 0; white-space: pre-line; }
-        .observed { display: grid; grid-template-columns: 9em 1fr; gap: .2em 1em; margin: .3em 0 .8em; }
+        .observed { display: grid; grid-template-columns: 11em 1fr; gap: .2em 1em; margin: .3em 0 .8em; }
         .observed > b { font-weight: 600; color: #555; }
         .observed pre { margin: 0; white-space: pre-wrap; word-break: break-all; }
         .missing { color: #8a6d00; }

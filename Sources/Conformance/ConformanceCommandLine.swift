@@ -32,7 +32,8 @@ public enum ConformanceCommandLine {
     }
 
     /// Runs the command with these arguments (without the program name) and returns its exit status: 0, 1 when
-    /// a MUST case fails (or `compare` finds a new failure), 64 for a usage error, 66 for an unreadable input.
+    /// a MUST case fails (or `compare` finds a new failure), 64 for a usage error, 65 for a report it cannot use, 66
+    /// for an unreadable input, 73 for an output `report` cannot create.
     ///
     /// The cases run in the calling process, as with `--no-isolation`: only ``main(subject:)`` and
     /// ``main(subjects:)``, which own their process, start worker processes of it.
@@ -42,7 +43,7 @@ public enum ConformanceCommandLine {
 
     static func run(arguments: [String], subjects: [(String, any ConformanceSubject)], isolated: Bool) -> Int32 {
         var arguments = arguments
-        let command = arguments.first.flatMap { ["run", "compare", "coverage", "help"].contains($0) ? $0 : nil } ?? "run"
+        let command = arguments.first.flatMap { ["run", "compare", "coverage", "report", "help"].contains($0) ? $0 : nil } ?? "run"
         if arguments.first == command { arguments.removeFirst() }
         do {
             var options = try Options(arguments)
@@ -53,11 +54,15 @@ public enum ConformanceCommandLine {
             switch command {
             case "compare": return try compare(&options)
             case "coverage": return try coverage(&options)
+            case "report": return try report(&options)
             default: return try runSuite(&options, subjects: subjects, isolated: isolated)
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("error: \(error.message)\nSee --help.\n".utf8))
             return 64
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+            return failure.status
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             return 66
@@ -186,6 +191,7 @@ public enum ConformanceCommandLine {
         USAGE: conformance [run] [options]
                conformance compare BASELINE.json CURRENT.json
                conformance coverage [--spec DIR] [--output FILE]
+               conformance report --html OUT.html [--allow-mixed] [--spec DIR] A.json [B.json ...]
 
         Runs every conformance case against a subject, each on its own in-process HTTP(S) server, and reports a
         verdict per case: PASS, FAIL, SKIP (a feature the subject declared unsupported), ERROR (the harness
@@ -214,6 +220,12 @@ public enum ConformanceCommandLine {
         The exit status is 1 when any MUST case is FAIL, ERROR, HANG, FLAKY or CRASH (with --fail-on should, any
         case), 0 otherwise (by default SHOULD failures are reported, not fatal); 64 for a usage error. compare lists the cases that fail in CURRENT but not in
         BASELINE and exits 1 if there is any.
+
+        report draws the JSON reports of one or more subjects as one self-contained HTML page: a matrix of cases ×
+        subjects with filters and a detail per case (its explanation, the text of its rules from --spec, default
+        docs/spec, and what each subject did). Reports of different suite versions are refused unless
+        --allow-mixed. Exit status: 64 usage, 65 a report it cannot use (another schema major version, not a
+        report), 66 a missing report, 73 an output it cannot create; nothing is written on any error.
         """
     }
 
@@ -230,7 +242,7 @@ public enum ConformanceCommandLine {
         private var flags: Set<String> = []
         var positional: [String] = []
         private static let valued: Set<String> = [
-            "filter", "rule", "subject", "format", "output", "jobs", "repeat", "watchdog", "spec", "fail-on",
+            "filter", "rule", "subject", "format", "output", "jobs", "repeat", "watchdog", "spec", "fail-on", "html",
         ]
 
         init(_ arguments: [String]) throws {

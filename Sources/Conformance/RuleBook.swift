@@ -60,9 +60,12 @@ package enum RuleBook {
             } else {
                 throw FormatError(description: "\(file): \(id) does not open with **MUST.** or **SHOULD.**")
             }
+            // The later paragraphs (a "Why:", an example) belong to the rule as much as its first one does.
+            let later = paragraph.drop { !$0.isEmpty }.split(separator: "", omittingEmptySubsequences: true)
+            let text = ([body.trimmingCharacters(in: .whitespaces)] + later.map { $0.joined(separator: " ") }).joined(separator: "\n\n")
             rules.append(
                 SpecRule(
-                    id: id, level: level, file: file, summary: firstSentence(body.trimmingCharacters(in: .whitespaces)),
+                    id: id, level: level, file: file, summary: firstSentence(body.trimmingCharacters(in: .whitespaces)), text: text,
                     notCheckedReason: notChecked.map { $0.joined(separator: " ") }))
         }
         return rules

@@ -8,15 +8,19 @@ package struct SpecRule: Sendable, Hashable {
     package var file: String
     /// The first sentence of the rule.
     package var summary: String
+    /// The rule's whole text as the spec writes it (Markdown, without the `**MUST.**` opening): its paragraphs, reasons
+    /// included, separated by blank lines; the HTML report quotes it in full.
+    package var text: String
     /// Why no conformance case can check it, when the rule says so; `nil` for a rule the suite checks.
     package var notCheckedReason: String?
 
-    /// Creates a rule.
-    package init(id: String, level: ConformanceLevel, file: String, summary: String, notCheckedReason: String? = nil) {
+    /// Creates a rule; its text is its summary unless given.
+    package init(id: String, level: ConformanceLevel, file: String, summary: String, text: String? = nil, notCheckedReason: String? = nil) {
         self.id = id
         self.level = level
         self.file = file
         self.summary = summary
+        self.text = text ?? summary
         self.notCheckedReason = notCheckedReason
     }
 

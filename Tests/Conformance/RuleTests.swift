@@ -83,7 +83,7 @@ struct RuleTests {
         #expect(text.contains("1 of the 1 MUST rules have a case, 0 of them exactly one"))
     }
 
-    @Test("a rule is its heading, its level and its first sentence; the not-checked line gives the reason")
+    @Test("a rule is its heading, its level, its first sentence and its whole text; the not-checked line gives the reason")
     func parsesARule() throws {
         let markdown = """
             # Area
@@ -103,9 +103,11 @@ struct RuleTests {
         let rules = try RuleBook.parse(markdown, file: "area.md")
         #expect(
             rules == [
-                SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence."),
                 SpecRule(
-                    id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.",
+                    id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence.",
+                    text: "The first sentence. More detail.\n\nDeparts from Alicerce: why."),
+                SpecRule(
+                    id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.", text: "Something on two lines.",
                     notCheckedReason: "it cannot be observed."),
             ])
     }

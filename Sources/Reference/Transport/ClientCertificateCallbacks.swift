@@ -17,9 +17,13 @@ let clientCertificateCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawP
     let disposition = connection.context.handler?.handle(challenge) ?? .performDefaultHandling
     let answer: ClientCertificateExchange.Answer
     switch disposition {
-    case .performDefaultHandling: answer = .none
+    case .performDefaultHandling:
+        // No certificate: and none an earlier request on this connection (after the handshake) installed.
+        SSL_certs_clear(ssl)
+        answer = .none
     case .cancelAuthenticationChallenge: answer = .cancelled
-    case .useCredential(let identity): answer = present(identity, on: ssl) ? .presented(identity) : .unusable(identity)
+    case .useCredential(let identity):
+        answer = present(identity, on: ssl).map { .unusable(identity, reason: $0) } ?? .presented(identity)
     }
     let exchange = ClientCertificateExchange(acceptableIssuers: issuers, answer: answer)
     connection.clientCertificate = exchange
@@ -35,7 +39,8 @@ let clientCertificateCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawP
 /// Records a fatal alert from a server that asked for a client certificate: under TLS 1.3 it refuses one only
 /// after the client's handshake has finished, so the alert is the only word of why the next read fails.
 let alertCallback: @convention(c) (OpaquePointer?, Int32, Int32) -> Void = { ssl, situation, value in
-    guard situation & SSL_CB_READ_ALERT != 0, value >> 8 == 2,  // level fatal
+    // TLS 1.3 receivers ignore an alert's level (RFC 8446 §6), so a refusal counts whatever level it was sent at.
+    guard situation & SSL_CB_READ_ALERT != 0, value >> 8 == 2 || ClientCertificateExchange.isRefusal(value & 0xff),
         let connection = ConnectionTrust.of(ssl), connection.clientCertificate != nil
     else { return }
     connection.clientCertificate?.fatalAlert = value & 0xff
@@ -48,20 +53,23 @@ private func acceptableIssuers(_ ssl: OpaquePointer) -> [String] {
     return (0..<cshims_sk_X509_NAME_num(names)).map { OpenSSLCertificate.name(cshims_sk_X509_NAME_value(names, $0)) }
 }
 
-/// Installs an identity on a connection; `false` if OpenSSL refused it.
-private func present(_ identity: ClientIdentity, on ssl: OpaquePointer) -> Bool {
+/// Installs an identity on a connection; OpenSSL's reason when it refused (a key or signature its security level
+/// forbids, say), `nil` once installed.
+private func present(_ identity: ClientIdentity, on ssl: OpaquePointer) -> String? {
     guard let certificates = OwnedCertificates.parsing(der: identity.certificateChain), let key = OwnedKey(pkcs8: identity.privateKey),
         let chain = cshims_sk_X509_new_null()
-    else { return false }
+    else { return "the identity's certificates or key cannot be parsed (\(openSSLReason()))" }
     defer { cshims_sk_X509_pop_free(chain) }
     for certificate in certificates.all.dropFirst() {
         X509_up_ref(certificate)  // the stack frees what it holds
-        _ = cshims_sk_X509_push(chain, certificate)
+        if cshims_sk_X509_push(chain, certificate) == 0 {
+            X509_free(certificate)
+            return "out of memory"
+        }
     }
     // SSL_use_cert_and_key takes references of its own, and refuses a key that is not the leaf's.
-    let installed = SSL_use_cert_and_key(ssl, certificates.leaf, key.pointer, chain, 1) == 1
-    if !installed { ERR_clear_error() }
-    return installed
+    guard SSL_use_cert_and_key(ssl, certificates.leaf, key.pointer, chain, 1) == 1 else { return openSSLReason() }
+    return nil
 }
 
 extension CurlTransfer {
@@ -70,9 +78,8 @@ extension CurlTransfer {
     /// present now (TRUST-12); asked only when the connection's server asked for a certificate. `false` sends the
     /// request on a new connection instead, or ends it when the handler cancels.
     func keepsClientIdentity(of connection: ConnectionTrust) -> Bool {
-        connection.currentTransfer = self
         guard let exchange = connection.clientCertificate else { return true }
-        clientCertificate = exchange
+        // The handler is the stack's, fixed for its life: without one, every connection presented none.
         guard let handler = trust.handler else { return true }
         let challenge = ClientCertificateChallenge(
             host: connection.host, port: connection.port, acceptableIssuers: exchange.acceptableIssuers, isReusedConnection: true)
@@ -86,7 +93,9 @@ extension CurlTransfer {
         }
         guard chosen != exchange.answer else { return true }
         clientCertificate = nil
-        needsNewConnection = true
+        // Starting over is safe only before any response: after one (a redirect), it would send the first request
+        // again, a POST included, so the fetch fails instead.
+        if heads.head == nil { needsNewConnection = true } else { stopForAnotherIdentity() }
         return false
     }
 }

@@ -25,6 +25,9 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         /// `GOAWAY` that left it out, a reused connection found dead), past ``CurlTransfer/maximumReplays``; it
         /// had been sent this many times.
         case replaysExhausted(sends: Int)
+        /// A redirect would have gone on a pooled connection that presented another client identity than the
+        /// handler chooses now, and starting over would send the first request again.
+        case connectionPresentedAnotherIdentity
     }
 
     /// The most times a request is sent again with no response in between (HTTP-18).
@@ -156,6 +159,9 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     func wasExcludedByGoAway(_ code: CURLcode) -> Bool {
         code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled && isIdempotent
     }
+
+    /// Stops the transfer because the connection a redirect would use presented another client identity.
+    func stopForAnotherIdentity() { stop = .connectionPresentedAnotherIdentity }
 
     /// Whether the transfer must start over on a new connection, which it then asks libcurl for; clears the flag.
     func startsOverOnNewConnection() -> Bool {

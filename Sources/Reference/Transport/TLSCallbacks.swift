@@ -127,10 +127,13 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     let verdict = recheck(transfer, connection)
     if let verdict { transfer.trustVerdict = verdict }
     guard verdict?.isAccepted ?? true else { return CURL_PREREQFUNC_ABORT }
-    if case .found(let connection) = connection, connection.transfer !== transfer {
-        return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
-    }
-    return CURL_PREREQFUNC_OK
+    guard case .found(let connection) = connection else { return CURL_PREREQFUNC_OK }
+    // The request about to go out is this transfer's, whoever made the connection: an alert, or a request for a
+    // certificate after the handshake, now concerns it.
+    connection.currentTransfer = transfer
+    transfer.clientCertificate = connection.clientCertificate
+    guard connection.transfer !== transfer else { return CURL_PREREQFUNC_OK }
+    return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 
 /// The connection a transfer is about to use, as the pre-request check finds it.

@@ -26,6 +26,7 @@ struct TransferFailure {
         case .bodyTooLarge: return .dataLengthExceedsMaximum
         case .headTooLarge: return .badServerResponse
         case .replaysExhausted: return .networkConnectionLost
+        case .connectionPresentedAnotherIdentity: return .secureConnectionFailed
         case nil: break
         }
         if let refused = verdict?.code { return refused }
@@ -65,8 +66,9 @@ struct TransferFailure {
         case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
         case CURLE_ABORTED_BY_CALLBACK:
-            // Only the pre-request callback aborts transfers: the replay bound leaves a stop (handled above), a
-            // trust refusal a verdict; without either, the connection could not be checked.
+            // Only the pre-request callback aborts transfers: the replay bound and a redirect onto another identity
+            // leave a stop, a trust refusal a verdict, a client-certificate cancel on reuse an exchange (all handled
+            // above); without any, the connection could not be checked, or starting over on a new one failed.
             return .secureConnectionFailed
         default: return .unknown
         }
@@ -93,6 +95,12 @@ struct TransferFailure {
                 library: "Reference", code: Int(code.rawValue),
                 message:
                     "the request was sent \(sends) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
+            )
+        case .connectionPresentedAnotherIdentity:
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message:
+                    "a redirect would have reused a connection that presented another client identity than the handler chooses now; starting over would send the first request again"
             )
         case nil:
             if verdict?.isAccepted ?? true, let exchange = clientCertificate, exchange.isRefusal {

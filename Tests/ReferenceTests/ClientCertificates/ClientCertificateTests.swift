@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MockServer
 import NetworkCore
 import Reference
@@ -159,5 +162,47 @@ extension ClientCertificateTests {
 
         #expect(result.urlErrorCode == code, "\(String(describing: result.failure))")
         #expect(try harness.server.waitForClose(ofConnection: 0).requestCount == 1)
+    }
+
+    @Test("a redirect onto a pooled connection that presented another identity fails, and never sends the POST again")
+    func aRedirectOntoAnotherIdentityFailsWithoutReplayingThePost() throws {
+        let handler = ClientChallengeRecorder(.useCredential(ClientIdentities.identity("client-valid")))
+        let target = try Harness(asking: Mode.optional(trusting:), handler: handler)
+        var tls = MockServer.TLS(identity: Fixtures.identity("valid-ec256"))
+        tls.clientAuthentication = .optional(trusting: Fixtures.path("roots/root-a.pem"))
+        let origin = try MockServer(tls: tls)
+        target.server.enqueue(MockResponse(body: Data("pooled".utf8)))
+        origin.enqueue(MockResponse(status: 303, headers: ["Location": target.server.url("/result").absoluteString]))
+
+        // The target's connection is pooled having presented the identity; then the handler chooses none.
+        #expect(target.fetch(target.resource()).success != nil)
+        handler.set(.performDefaultHandling)
+        var post = URLRequest(url: origin.url("/order"))
+        post.httpMethod = "POST"
+        post.httpBody = Data("pay once".utf8)
+        let made = post
+        let result = target.fetch(
+            Network.URLSessionResource(baseRequestMaking: .init { $0(.success(made)) }, errorDecoding: .dummy, interceptors: []))
+
+        #expect(result.urlErrorCode == .secureConnectionFailed, "\(String(describing: result.failure))")
+        #expect(origin.journal.reduce(0) { $0 + $1.requestCount } == 1, "the POST went out once")
+        #expect(target.server.journal.reduce(0) { $0 + $1.requestCount } == 1, "nothing reached the target on the old connection")
+    }
+
+    @Test("an identity OpenSSL refuses to use is secureConnectionFailed with its reason, not a refusal by the server")
+    func anUnusableIdentityIsTheClientsFailure() throws {
+        let valid = ClientIdentities.identity("client-valid")
+        // The leaf of one identity with the key of another: the loaders refuse it, so it is built as a
+        // third-party loader might hand it over.
+        let mismatched = ClientIdentity(
+            certificateChain: valid.certificateChain, privateKey: ClientIdentities.identity("client-other-ca").privateKey,
+            subject: valid.subject, notAfter: valid.notAfter)
+        let harness = try Harness(asking: Mode.required(trusting:), handler: ClientChallengeRecorder(.useCredential(mismatched)))
+
+        let result = harness.fetch(harness.resource())
+
+        #expect(result.urlErrorCode == .secureConnectionFailed, "\(String(describing: result.failure))")
+        guard case .failure(.url(let error)) = result else { return }
+        #expect(error.transportFailure?.message.contains("could not present the client identity") == true)
     }
 }

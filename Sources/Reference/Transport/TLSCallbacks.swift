@@ -100,6 +100,7 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
                     depth: 0)))
     }
     connection.transfer?.trustVerdict = verdict
+    context.metrics?.handshakeJudged(verdict)
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.
     if verdict.isAccepted {
         X509_STORE_CTX_set_error(store, X509_V_OK)
@@ -125,7 +126,10 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
     let verdict = recheck(transfer, connection)
-    if let verdict { transfer.trustVerdict = verdict }
+    if let verdict {
+        transfer.trustVerdict = verdict
+        transfer.trust.metrics?.trustRefused(verdict, connection: .reused)
+    }
     guard verdict?.isAccepted ?? true else { return CURL_PREREQFUNC_ABORT }
     if case .found(let connection) = connection, connection.transfer !== transfer {
         return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT

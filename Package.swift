@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // Only for `swift package generate-documentation` (Scripts/docs); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "Reference", dependencies: [
             "NetworkCore", "CCurl", "COpenSSL", "CShims", "CPSL",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
 
         // MARK: The stack as a swift-service-lifecycle Service, apart so that Reference stays light.
@@ -63,7 +65,10 @@ let package = Package(
         // A conformance command whose subject traps on one case: the crash-isolation tests run it.
         .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
-        .testTarget(name: "ReferenceTests", dependencies: ["NetworkCore", "Reference", "MockServer", "Conformance"]),
+        .testTarget(name: "ReferenceTests", dependencies: [
+            "NetworkCore", "Reference", "MockServer", "Conformance",
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+        ]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
         .testTarget(name: "ReferenceServiceLifecycleTests", dependencies: [
             "ReferenceServiceLifecycle", "Reference", "MockServer",

@@ -5,7 +5,7 @@ import Logging
 extension Network.URLSessionNetworkStack {
 
     /// How a stack connects: whom it trusts, what time certificates are checked against, where callbacks
-    /// run and where it logs.
+    /// run, where it logs and where it reports metrics.
     public struct Configuration: Sendable {
 
         /// The roots server chains must lead to. The system's trust store by default.
@@ -68,6 +68,10 @@ extension Network.URLSessionNetworkStack {
         /// HTTP/2 each fetch still has a connection of its own at a time (streams are not multiplexed), and the
         /// same trust checks, pins, retries and error codes apply as over HTTP/1.1.
         public var httpVersions: HTTPVersions = .http2Preferred
+
+        /// The stack's counters and timers (swift-metrics): off unless a metrics factory is bootstrapped before the
+        /// stack is created; see ``MetricsConfiguration``.
+        public var metrics = MetricsConfiguration()
 
         /// Creates the default configuration.
         public init() {}

@@ -51,7 +51,7 @@ extension Network {
         /// Creates a stack and its transport thread.
         ///
         /// - Parameters:
-        ///   - configuration: trust roots, verification time, callback queue, logger.
+        ///   - configuration: trust roots, verification time, callback queue, logger, metrics.
         ///   - authenticationChallengeHandler: decides about each server inside the TLS handshake; `nil`
         ///     applies standard validation.
         ///   - retryQueue: where delayed retries are scheduled.
@@ -63,9 +63,11 @@ extension Network {
             self.configuration = configuration
             self.authenticationChallengeHandler = authenticationChallengeHandler
             self.retryQueue = retryQueue
+            // Made once per stack, not per fetch; `nil` when metrics would go nowhere, so fetches skip them.
+            let metrics = StackMetrics(configuration.metrics)
             engine = Network.FetchEngine(
-                transport: CurlTransport(configuration: configuration, handler: authenticationChallengeHandler),
-                retryQueue: retryQueue, callbackQueue: configuration.callbackQueue)
+                transport: CurlTransport(configuration: configuration, handler: authenticationChallengeHandler, metrics: metrics),
+                retryQueue: retryQueue, callbackQueue: configuration.callbackQueue, observer: metrics)
         }
 
         deinit {

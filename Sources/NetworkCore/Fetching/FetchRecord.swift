@@ -18,9 +18,12 @@ final class FetchRecord: Sendable {
     }
 
     private let state: Locked<State>
+    /// When the fetch started, if the engine has an observer to tell its duration.
+    let started: ContinuousClock.Instant?
 
-    init(resource: Network.URLSessionResource, completion: @escaping FetchCompletion) {
+    init(resource: Network.URLSessionResource, completion: @escaping FetchCompletion, started: ContinuousClock.Instant? = nil) {
         state = Locked(State(machine: Network.FetchStateMachine(resource: resource), completion: completion))
+        self.started = started
     }
 
     /// Feeds one event to the machine, under the record's lock; the action is carried out outside it.

@@ -48,6 +48,7 @@ extension Network {
         public let transport: Transport
         private let retryQueue: DispatchQueue
         private let callbackQueue: DispatchQueue?
+        private let observer: (any FetchObserver)?
         private let registry = Locked(Registry())
         private let taskIdentifiers = Atomic<Int>(0)
 
@@ -57,17 +58,23 @@ extension Network {
         ///   - transport: sends the requests.
         ///   - retryQueue: where delayed retries wait.
         ///   - callbackQueue: where completions run; `nil` lets the transport decide (``FetchTransport/deliver(_:)``).
-        public init(transport: Transport, retryQueue: DispatchQueue, callbackQueue: DispatchQueue? = nil) {
+        ///   - observer: told when fetches start, retry and complete (for metrics); `nil` for none.
+        public init(
+            transport: Transport, retryQueue: DispatchQueue, callbackQueue: DispatchQueue? = nil, observer: (any FetchObserver)? = nil
+        ) {
             self.transport = transport
             self.retryQueue = retryQueue
             self.callbackQueue = callbackQueue
+            self.observer = observer
         }
 
         // MARK: Life cycle
 
         /// Starts a fetch; the returned `Cancelable` completes it with ``URLSessionError/cancelled``.
         public func fetch(resource: URLSessionResource, completion: @escaping Completion) -> Cancelable {
-            let record = FetchRecord(resource: resource, completion: completion)
+            // The clock is read only for an observer: without one a fetch costs what it did before.
+            let record = FetchRecord(resource: resource, completion: completion, started: observer.map { _ in .now })
+            observer?.fetchStarted()
             let registered = registry.withLock { registry -> Bool in
                 guard !registry.invalidated else { return false }
                 registry.fetches[ObjectIdentifier(record)] = record
@@ -162,7 +169,14 @@ extension Network {
 
             case .askInterceptors(let failed):
                 let answer = failed.retryAction()
-                return apply({ $0.interceptorsAnswered(answer) }, to: record)
+                let next = record.step { $0.interceptorsAnswered(answer) }
+                // The machine's answer, not the interceptors', says whether a retry comes: a fetch cancelled
+                // meanwhile answers `.none`.
+                switch next {
+                case .makeRequest, .waitForRetry: observer?.retryScheduled(after: failed.error)
+                default: break
+                }
+                return perform(next, for: record)
 
             case .succeed(let succeeded):
                 succeeded.interceptSucceeded()
@@ -191,6 +205,9 @@ extension Network {
 
         private func complete(_ record: FetchRecord, with result: Result<Value<Data, URLResponse>, URLSessionError>) {
             let (completion, inFlight) = record.takeCompletion()
+            if let observer, completion != nil, let started = record.started {
+                observer.fetchCompleted(result, duration: .now - started)
+            }
             // After a cancel, whatever still runs is stopped; its own completion then finds the machine finished.
             // (Otherwise all of it has ended: cancelling it again would only cost the transport a wake-up.)
             if case .failure(.cancelled) = result { inFlight.forEach { $0.cancel() } }

@@ -28,6 +28,7 @@ let clientCertificateCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawP
     let exchange = ClientCertificateExchange(acceptableIssuers: issuers, answer: answer)
     connection.clientCertificate = exchange
     connection.currentTransfer?.clientCertificate = exchange
+    connection.context.metrics?.clientCertificateRequested(answer)
     connection.context.logger.debug(
         "TLS client certificate requested", metadata: ["host": "\(connection.host)", "answer": "\(answer)"])
     switch answer {
@@ -88,6 +89,7 @@ extension CurlTransfer {
         case .performDefaultHandling: chosen = .none
         case .useCredential(let identity): chosen = .presented(identity)
         case .cancelAuthenticationChallenge:
+            trust.metrics?.clientCertificateRefused(connection: .reused)
             clientCertificate = ClientCertificateExchange(acceptableIssuers: exchange.acceptableIssuers, answer: .cancelled)
             return false
         }

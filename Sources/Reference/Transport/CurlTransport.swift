@@ -13,12 +13,15 @@ final class CurlTransport: FetchTransport {
     private let configuration: Network.URLSessionNetworkStack.Configuration
     private var logger: Logger { configuration.logger }
 
-    init(configuration: Network.URLSessionNetworkStack.Configuration, handler: (any AuthenticationChallengeHandler)?) {
+    init(
+        configuration: Network.URLSessionNetworkStack.Configuration, handler: (any AuthenticationChallengeHandler)?,
+        metrics: StackMetrics? = nil
+    ) {
         self.configuration = configuration
         loop = CurlMultiLoop(maximumConnectionsPerHost: max(0, configuration.maximumConnectionsPerHost ?? 0))
         trust = TLSTrustContext(
             roots: configuration.trustRoots, handler: handler,
-            verificationTime: configuration.verificationTime, logger: configuration.logger,
+            verificationTime: configuration.verificationTime, logger: configuration.logger, metrics: metrics,
             profileCheck: ServerCertificateProfileCheck(
                 profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth))
     }

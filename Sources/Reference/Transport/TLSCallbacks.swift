@@ -100,6 +100,7 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
                     depth: 0)))
     }
     connection.transfer?.trustVerdict = verdict
+    context.metrics?.handshakeJudged(verdict)
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.
     if verdict.isAccepted {
         X509_STORE_CTX_set_error(store, X509_V_OK)
@@ -125,7 +126,10 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
     let verdict = recheck(transfer, connection)
-    if let verdict { transfer.trustVerdict = verdict }
+    if let verdict {
+        transfer.trustVerdict = verdict
+        transfer.trust.metrics?.trustRefused(verdict, connection: .reused)
+    }
     guard verdict?.isAccepted ?? true else { return CURL_PREREQFUNC_ABORT }
     guard case .found(let connection) = connection else { return CURL_PREREQFUNC_OK }
     // The request about to go out is this transfer's, whoever made the connection: an alert, or a request for a

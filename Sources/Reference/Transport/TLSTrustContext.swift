@@ -21,17 +21,20 @@ final class TLSTrustContext: Sendable {
     let handler: (any AuthenticationChallengeHandler)?
     let verificationTime: Date?
     let logger: Logger
+    /// Where handshakes and refusals are counted; `nil` when the stack reports no metrics.
+    let metrics: StackMetrics?
     /// The validation profile, applied in the handshake after OpenSSL's verification and the host name.
     let profileCheck: ServerCertificateProfileCheck
 
     init(
         roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger,
-        profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict)
+        metrics: StackMetrics? = nil, profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict)
     ) {
         self.roots = TrustStore(roots: roots)
         self.handler = handler
         self.verificationTime = verificationTime
         self.logger = logger
+        self.metrics = metrics
         self.profileCheck = profileCheck
     }
 

@@ -42,10 +42,11 @@ extension Harness {
     init(
         asking mode: (String) -> MockServer.TLS.ClientAuthentication, version: MockServer.TLS.Version = .tls13,
         handler: (any AuthenticationChallengeHandler)?, httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
-        minimumVersion: MockServer.TLS.Version = .tls12
+        minimumVersion: MockServer.TLS.Version = .tls12,
+        configure: (inout Network.URLSessionNetworkStack.Configuration) -> Void = { _ in }
     ) throws {
         try self.init(
-            handler: handler, httpVersions: httpVersions,
+            handler: handler, httpVersions: httpVersions, configure: configure,
             tls: { tls in
                 tls.minimumVersion = minimumVersion
                 tls.maximumVersion = version

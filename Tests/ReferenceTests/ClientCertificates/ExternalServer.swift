@@ -18,7 +18,14 @@ final class ExternalServer {
         process.standardError = output
         let found = Found()
         output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // At end of file the handler would be called again and again, forever, holding a Dispatch thread:
+            // the server has exited (s_server does after its one connection), so stop listening.
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n") { if let port = ready(String(line)) { found.set(port) } }
         }
         try process.run()
@@ -39,6 +46,7 @@ final class ExternalServer {
     }
 
     deinit {
+        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()

@@ -75,18 +75,7 @@ public struct FixtureCatalogue: Sendable {
     /// Finds `Fixtures/certs`: `$CONFORMANCE_FIXTURES`, then from the working directory upwards, then
     /// next to this source file (a build from a checkout).
     public static func locate() throws -> FixtureCatalogue {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["CONFORMANCE_FIXTURES"] {
-            candidates.append(URL(fileURLWithPath: path))
-        }
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for _ in 0..<6 {
-            candidates.append(directory.appendingPathComponent("Fixtures/certs"))
-            directory.deleteLastPathComponent()
-        }
-        candidates.append(
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Fixtures/certs"))
+        let candidates = RepositoryFolder.candidates("Fixtures/certs", environment: "CONFORMANCE_FIXTURES")
         guard
             let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) })
         else {

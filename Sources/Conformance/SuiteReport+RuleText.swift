@@ -27,21 +27,11 @@ extension SuiteReport {
     }
 }
 
-/// The spec's rules, read once per process from `docs/spec` where it is found: `$CONFORMANCE_SPEC`, then from the
-/// working directory upwards, then next to this source file (a build from a checkout).
+/// The spec's rules, read once per process from `docs/spec` where it is found (`$CONFORMANCE_SPEC` first).
 enum RuleTexts {
     static let all: [String: SuiteReport.RuleText] = {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["CONFORMANCE_SPEC"] { candidates.append(URL(fileURLWithPath: path)) }
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for _ in 0..<6 {
-            candidates.append(directory.appendingPathComponent("docs/spec"))
-            directory.deleteLastPathComponent()
-        }
-        candidates.append(
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("docs/spec"))
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) {
+        for candidate in RepositoryFolder.candidates("docs/spec", environment: "CONFORMANCE_SPEC")
+        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) {
             guard let rules = try? RuleBook.load(directory: candidate) else { continue }
             return Dictionary(
                 rules.map { ($0.id, SuiteReport.RuleText(level: $0.level, file: $0.file, summary: $0.summary)) },

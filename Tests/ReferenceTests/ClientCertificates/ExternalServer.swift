@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// A server program started for one test (`openssl s_server`, nginx), stopped when the value goes away.
 final class ExternalServer {
@@ -19,8 +20,7 @@ final class ExternalServer {
         let found = Found()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            // At end of file the handler would be called again and again, forever, holding a Dispatch thread:
-            // the server has exited (s_server does after its one connection), so stop listening.
+            // End of file: the server has exited (s_server does after its one connection); nothing more will come.
             guard !data.isEmpty else {
                 handle.readabilityHandler = nil
                 return
@@ -28,18 +28,21 @@ final class ExternalServer {
             let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n") { if let port = ready(String(line)) { found.set(port) } }
         }
+        process.terminationHandler = { _ in found.wake() }  // a server that dies early ends the wait at once
         try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let known, Self.accepts(known) {
-                found.set(known)
+        if let known {
+            // nginx says nothing when it listens: the only sign is a connection it accepts.
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline, process.isRunning, !Self.accepts(known) {
+                Thread.sleep(forTimeInterval: 0.02)  // bounded by the deadline
             }
-            if let port = found.value {
-                self.port = port
-                return
-            }
-            guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.02)  // polling a child process's readiness, bounded by the deadline
+            if Self.accepts(known) { found.set(known) }
+        } else {
+            found.wait(until: .now() + .milliseconds(Int(timeout.inMilliseconds)))
+        }
+        if let port = found.value {
+            self.port = port
+            return
         }
         process.terminate()
         throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable])
@@ -79,10 +82,17 @@ final class ExternalServer {
         }
     }
 
+    /// The port the server announced, and the event of its announcing (or exiting).
     private final class Found: @unchecked Sendable {
         private let lock = NSLock()
+        private let event = DispatchSemaphore(value: 0)
         private var port: Int?
         var value: Int? { lock.withLock { port } }
-        func set(_ port: Int) { lock.withLock { self.port = port } }
+        func set(_ port: Int) {
+            lock.withLock { self.port = port }
+            event.signal()
+        }
+        func wake() { event.signal() }
+        func wait(until deadline: DispatchTime) { _ = event.wait(timeout: deadline) }
     }
 }

@@ -62,19 +62,21 @@ let package = Package(
         .executableTarget(name: "Soak", dependencies: ["NetworkCore", "Reference", "MockServer"]),
 
         // MARK: Tests
+        // Swift Testing traits the test targets share: `.blocking` for suites that wait synchronously.
+        .target(name: "TestTraits", path: "Tests/TestTraits"),
         // A conformance command whose subject traps on one case: the crash-isolation tests run it.
         .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
-        .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore"]),
+        .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore", "TestTraits"]),
         .testTarget(name: "ReferenceTests", dependencies: [
-            "NetworkCore", "Reference", "MockServer", "Conformance",
+            "NetworkCore", "Reference", "MockServer", "Conformance", "TestTraits",
             .product(name: "MetricsTestKit", package: "swift-metrics"),
         ]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "TestTraits"]),
         .testTarget(name: "ReferenceServiceLifecycleTests", dependencies: [
-            "ReferenceServiceLifecycle", "Reference", "MockServer",
+            "ReferenceServiceLifecycle", "Reference", "MockServer", "TestTraits",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "ConformanceTests", dependencies: ["NetworkCore", "Conformance", "Reference", "MockServer"], path: "Tests/Conformance"),
+        .testTarget(name: "ConformanceTests", dependencies: ["NetworkCore", "Conformance", "Reference", "MockServer", "TestTraits"], path: "Tests/Conformance"),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 /// Runs `TrappingSubject` (a third party's five-line command on a subject that misbehaves on the case that
@@ -58,7 +59,7 @@ private enum TrappingCommand {
     }
 }
 
-@Suite("A subject that crashes in one case gets a complete report with one CRASH", .timeLimit(.minutes(2)))
+@Suite("A subject that crashes in one case gets a complete report with one CRASH", .timeLimit(.minutes(2)), .blocking)
 struct CrashIsolationTests {
     /// The four cases run, the subject misbehaving only where a fetch ends with 404.
     private static let oneCrash = [

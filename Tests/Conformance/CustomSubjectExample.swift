@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Reference
+import TestTraits
 import Testing
 
 // A compiling example for third parties: run the suite against your own stack inside `swift test`.
@@ -70,7 +71,7 @@ struct LoggingSubject: ConformanceSubject {
     }
 }
 
-@Suite("Example: a custom subject in your own swift test", .timeLimit(.minutes(1)))
+@Suite("Example: a custom subject in your own swift test", .timeLimit(.minutes(1)), .blocking)
 struct CustomSubjectExample {
 
     @Test("every MUST case of the retry and cancellation families passes against a custom stack")

@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import Reference
+import TestTraits
 import Testing
 
 /// A subject that cannot let a handler overrule standard validation.
@@ -13,7 +14,7 @@ private struct NoOverrideSubject: ConformanceSubject {
     }
 }
 
-@Suite("Features derived from the fixtures come from the catalogue the runner holds", .timeLimit(.minutes(1)))
+@Suite("Features derived from the fixtures come from the catalogue the runner holds", .timeLimit(.minutes(1)), .blocking)
 struct FixtureDerivedFeatureTests {
 
     /// A copy of the fixture catalogue in which `valid-ec256` is a chain standard validation refuses.

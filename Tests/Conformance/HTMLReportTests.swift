@@ -1,13 +1,14 @@
 @testable import Conformance
 import Foundation
 import Reference
+import TestTraits
 import Testing
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let spec = repository.appendingPathComponent("docs/spec").path
 private let subjects: [(String, any ConformanceSubject)] = [("reference", ReferenceSubject())]
 
-@Suite("The HTML report: escaping, content and the report command's errors", .timeLimit(.minutes(2)))
+@Suite("The HTML report: escaping, content and the report command's errors", .timeLimit(.minutes(2)), .blocking)
 struct HTMLReportTests {
 
     @Test("HTML escaping replaces the five characters that could open a tag or close an attribute")

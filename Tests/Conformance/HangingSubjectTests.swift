@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Reference
+import TestTraits
 import Testing
 
 /// A stack whose fetches never complete.
@@ -24,7 +25,7 @@ private struct SilentSubject: ConformanceSubject {
     func makeStack(for environment: StackEnvironment) throws -> SilentStack { SilentStack() }
 }
 
-@Suite("Hanging cases", .timeLimit(.minutes(1)))
+@Suite("Hanging cases", .timeLimit(.minutes(1)), .blocking)
 struct HangingSubjectTests {
 
     @Test("many hanging cases cost the watchdog once per round of concurrent cases, not once per case")

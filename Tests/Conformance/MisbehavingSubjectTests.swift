@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Reference
+import TestTraits
 import Testing
 
 /// The reference stack, except that a fetch whose result `twice` picks completes a second time, at once.
@@ -44,7 +45,7 @@ private struct DoubleCompletingSubject: ConformanceSubject {
 
 /// Cases whose action waits a grace period after the completion for a completion that must never come, so
 /// the second completion is seen whenever it is made at once.
-@Suite("A subject that completes a fetch twice gets CRASH for that case, and only that case", .timeLimit(.minutes(1)))
+@Suite("A subject that completes a fetch twice gets CRASH for that case, and only that case", .timeLimit(.minutes(1)), .blocking)
 struct MisbehavingSubjectTests {
 
     private static func isCancelled(_ result: DoubleCompletingStack.FetchResult) -> Bool {

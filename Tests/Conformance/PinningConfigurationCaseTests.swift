@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import Reference
+import TestTraits
 import Testing
 
 /// A subject that declares every feature unsupported: only the cases that ask nothing of a stack run for it.
@@ -15,7 +16,7 @@ private struct FeaturelessSubject: ConformanceSubject {
     }
 }
 
-@Suite("Configuration cases judge the project's handlers, not the subject", .timeLimit(.minutes(1)))
+@Suite("Configuration cases judge the project's handlers, not the subject", .timeLimit(.minutes(1)), .blocking)
 struct PinningConfigurationCaseTests {
 
     private var cases: [ConformanceCase] { Catalogue.filter(Catalogue.all, glob: "pin.configuration.*") }

@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import Reference
 import Synchronization
+import TestTraits
 import Testing
 
 /// A subject whose every second stack is refused: the same case is PASS on one run and SKIP on the next.
@@ -18,7 +19,7 @@ private final class AlternatingSubject: ConformanceSubject, Sendable {
     func tearDown(_ stack: Network.URLSessionNetworkStack) { stack.finishFetchesAndInvalidateSession() }
 }
 
-@Suite("Repeated runs and the command line for any subject", .timeLimit(.minutes(1)))
+@Suite("Repeated runs and the command line for any subject", .timeLimit(.minutes(1)), .blocking)
 struct RepeatAndCommandLineTests {
 
     @Test("a case whose verdicts differ across repeats is FLAKY in every report format")

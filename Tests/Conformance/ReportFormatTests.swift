@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import TestTraits
 import Testing
 
 /// Runs a Python check and returns its exit status and output.
@@ -24,7 +25,7 @@ private func temporaryFile(_ name: String, _ contents: String) throws -> String 
     return path
 }
 
-@Suite("Reports are machine-readable and valid", .timeLimit(.minutes(2)))
+@Suite("Reports are machine-readable and valid", .timeLimit(.minutes(2)), .blocking)
 struct ReportFormatTests {
 
     @Test("the JSON report validates against docs/conformance/report.schema.json")

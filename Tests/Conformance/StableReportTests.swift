@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import TestTraits
 import Testing
 
 /// The JSON report of a run with its timings removed, as a comparable value.
@@ -24,7 +25,7 @@ private func untimed(_ report: SuiteReport) throws -> NSDictionary {
     return object as NSDictionary
 }
 
-@Suite("Reports are stable and lean", .timeLimit(.minutes(1)))
+@Suite("Reports are stable and lean", .timeLimit(.minutes(1)), .blocking)
 struct StableReportTests {
 
     @Test("two runs of the same subject give the same JSON apart from timings")

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Reference
 import NetworkCore
+import TestTraits
 import Testing
 
 /// Weak references to what a subject made for its cases.
@@ -65,7 +66,7 @@ private struct TrackingSubject: ConformanceSubject {
     func tearDown(_ stack: HandleRetainsStack) { reference.tearDown(stack.wrapped) }
 }
 
-@Suite("The runner releases every stack it asked for")
+@Suite("The runner releases every stack it asked for", .blocking)
 struct StackReleaseTests {
 
     @Test(

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
 /// OpenSSL's numbers, written out: the test target does not import OpenSSL.
@@ -17,7 +18,7 @@ private enum OpenSSL {
     static func alert(_ number: Int32) -> Int32 { 1000 + number }  // SSL_AD_REASON_OFFSET + the alert
 }
 
-@Suite("Who ended a failed TLS handshake is decided from OpenSSL's codes")
+@Suite("Who ended a failed TLS handshake is decided from OpenSSL's codes", .blocking)
 struct HandshakeFailureTests {
     @Test(
         "an alert from the client, or its end of stream, is the client's doing",

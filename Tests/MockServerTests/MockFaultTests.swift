@@ -1,8 +1,9 @@
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("A fault is an effect and a trigger", .timeLimit(.minutes(1)))
+@Suite("A fault is an effect and a trigger", .timeLimit(.minutes(1)), .blocking)
 struct MockFaultTests {
     @Test(
         "each shortcut is its effect and trigger, and is named after itself",

@@ -1,9 +1,10 @@
 import Foundation
 import MockServer
+import TestTraits
 import Testing
 
 /// The async waits beside the blocking ones: the same results, the same deadlines.
-@Suite("Async waits", .timeLimit(.minutes(1)))
+@Suite("Async waits", .timeLimit(.minutes(1)), .blocking)
 struct MockServerAsyncWaitTests: ServerTests {
     @Test("awaitRequest returns the recorded request, and awaitClose the final record")
     func awaitRequestAndClose() async throws {

@@ -1,10 +1,11 @@
 import Foundation
 import MockServer
+import TestTraits
 import Testing
 
 /// Asking clients for a certificate: the modes, the CA list, the verification time, and what the journal keeps,
 /// driven by curl and `openssl s_client`.
-@Suite("Client certificates", .timeLimit(.minutes(2)))
+@Suite("Client certificates", .timeLimit(.minutes(2)), .blocking)
 struct MockServerClientCertificateTests: ServerTests {
     let files = TestCertificates.shared
 

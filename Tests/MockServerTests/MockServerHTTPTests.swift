@@ -1,9 +1,10 @@
 import Foundation
 import MockServer
+import TestTraits
 import Testing
 
 /// Serving, scripting and recording over plain HTTP, driven by the curl CLI.
-@Suite("Serving, scripting and recording over plain HTTP", .timeLimit(.minutes(2)))
+@Suite("Serving, scripting and recording over plain HTTP", .timeLimit(.minutes(2)), .blocking)
 struct MockServerHTTPTests: ServerTests {
     @Test("queued responses are served in order and the requests recorded")
     func queuedResponsesAreServedInOrderAndRequestsRecorded() throws {

@@ -1,8 +1,9 @@
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("Malformed requests get a 400 and a journal entry, never a crash", .timeLimit(.minutes(1)))
+@Suite("Malformed requests get a 400 and a journal entry, never a crash", .timeLimit(.minutes(1)), .blocking)
 struct MockServerMalformedRequestTests {
     private func exchange(_ server: MockServer, _ request: String) throws -> String {
         String(decoding: try RawClient.exchange(port: server.port, Array(request.utf8)), as: UTF8.self)

@@ -1,8 +1,9 @@
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("A request body over the limit gets a 413 without being buffered", .timeLimit(.minutes(1)))
+@Suite("A request body over the limit gets a 413 without being buffered", .timeLimit(.minutes(1)), .blocking)
 struct MockServerRequestBodyLimitTests {
     private static let limit = 1024
 

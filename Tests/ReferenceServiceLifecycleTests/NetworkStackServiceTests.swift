@@ -7,10 +7,11 @@ import Reference
 import ReferenceServiceLifecycle
 import ServiceLifecycle
 import ServiceLifecycleTestKit
+import TestTraits
 import Testing
 
 /// The stack as a service: graceful shutdown drains the fetches in flight, then `run()` returns.
-@Suite("NetworkStackService", .timeLimit(.minutes(1)))
+@Suite("NetworkStackService", .timeLimit(.minutes(1)), .blocking)
 struct NetworkStackServiceTests {
 
     /// Fetches `url` and waits for the completion.

@@ -6,6 +6,7 @@ import FoundationNetworking
 import MockServer
 import Reference
 import NetworkCore
+import TestTraits
 import Testing
 
 private typealias FetchResult = Result<Network.Value<Data, URLResponse>, Network.URLSessionError>
@@ -21,7 +22,7 @@ private func drain(_ harness: Harness) {
     _ = harness.fetch(harness.resource())
 }
 
-@Suite("Cancellation completes the fetch exactly once with .cancelled", .timeLimit(.minutes(1)))
+@Suite("Cancellation completes the fetch exactly once with .cancelled", .timeLimit(.minutes(1)), .blocking)
 struct CancellationTests {
 
     @Test("cancelling while the request is in flight")

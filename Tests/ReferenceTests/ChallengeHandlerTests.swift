@@ -5,6 +5,7 @@ import FoundationNetworking
 import MockServer
 import Reference
 import NetworkCore
+import TestTraits
 import Testing
 
 /// A handler whose answer can be changed between fetches, and which records what it was asked.
@@ -23,7 +24,7 @@ final class ScriptedHandler: AuthenticationChallengeHandler {
     }
 }
 
-@Suite("The authentication challenge handler decides inside the handshake", .timeLimit(.minutes(1)))
+@Suite("The authentication challenge handler decides inside the handshake", .timeLimit(.minutes(1)), .blocking)
 struct ChallengeHandlerTests {
 
     static func refusal(_ host: String) -> ServerTrustChallenge.Disposition {

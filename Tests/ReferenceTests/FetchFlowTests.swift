@@ -5,9 +5,10 @@ import FoundationNetworking
 import MockServer
 import Reference
 import NetworkCore
+import TestTraits
 import Testing
 
-@Suite("Fetch flow: interceptors, retries, completion", .timeLimit(.minutes(1)))
+@Suite("Fetch flow: interceptors, retries, completion", .timeLimit(.minutes(1)), .blocking)
 struct FetchFlowTests {
 
     @Test("interceptors run in array order for make, scheduled and success")

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 /// Runs a command and returns its standard output.
@@ -30,7 +31,7 @@ private func expectedCode(_ expected: String) -> URLError.Code? {
     }
 }
 
-@Suite("The certificate catalogue", .timeLimit(.minutes(2)))
+@Suite("The certificate catalogue", .timeLimit(.minutes(2)), .blocking)
 struct FixtureCatalogueTests {
 
     static let chainScenarios = Fixtures.catalogue.scenarios.filter { $0.kind == "chain" }

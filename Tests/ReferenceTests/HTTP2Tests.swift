@@ -4,11 +4,12 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 /// The stack over HTTP/2: ALPN, the version policy, libcurl's hidden replays brought under a bound, and every
 /// HTTP/2 failure as a specific `URLError`.
-@Suite("HTTP/2", .timeLimit(.minutes(1)))
+@Suite("HTTP/2", .timeLimit(.minutes(1)), .blocking)
 struct HTTP2Tests {
 
     @Test("by default the stack speaks HTTP/2 to a server that selects it")

@@ -4,11 +4,12 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 /// What a server that misbehaves on purpose gets from the stack: a documented error, never a hang, and no
 /// harm to the other fetches.
-@Suite("A hostile server", .timeLimit(.minutes(1)))
+@Suite("A hostile server", .timeLimit(.minutes(1)), .blocking)
 struct HostileServerTests {
 
     private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> URLError.Code? {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> URLError.Code? {
@@ -11,7 +12,7 @@ private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Net
     return error.code
 }
 
-@Suite("Transport failures map to specific URLError codes", .timeLimit(.minutes(1)))
+@Suite("Transport failures map to specific URLError codes", .timeLimit(.minutes(1)), .blocking)
 struct TransportFailureTests {
 
     @Test("a refused connection is cannotConnectToHost")

@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
-@Suite("Reference transport over real TLS", .timeLimit(.minutes(1)))
+@Suite("Reference transport over real TLS", .timeLimit(.minutes(1)), .blocking)
 struct TransportTests {
 
     @Test("a GET returns the body, status, headers and final URL")

@@ -1,10 +1,11 @@
 import Foundation
 import NetworkCore
 import Reference
+import TestTraits
 import Testing
 
 /// Loading a client identity: every bad input is a typed error at load time, never at fetch time.
-@Suite("Loading a client identity")
+@Suite("Loading a client identity", .blocking)
 struct ClientIdentityLoadingTests {
     private let chain = Fixtures.path("client-valid/served.pem")
     private let key = Fixtures.path("client-valid/leaf.key")

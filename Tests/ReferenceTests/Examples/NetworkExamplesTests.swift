@@ -4,10 +4,11 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 /// The usage examples of Alicerce's network documentation, run against a local HTTPS server.
-@Suite("The usage examples of the network documentation", .serialized, .timeLimit(.minutes(1)))
+@Suite("The usage examples of the network documentation", .serialized, .timeLimit(.minutes(1)), .blocking)
 final class NetworkExamplesTests {
 
     let server: MockServer

@@ -5,9 +5,10 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
-@Suite("README examples", .timeLimit(.minutes(1)))
+@Suite("README examples", .timeLimit(.minutes(1)), .blocking)
 struct ReadmeExamplesTests {
 
     @Test("fetching with a pinned stack, script/run/verify with the MockServer")

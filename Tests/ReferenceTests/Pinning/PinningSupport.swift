@@ -5,10 +5,11 @@ import FoundationNetworking
 import MockServer
 import Reference
 import NetworkCore
+import TestTraits
 import Testing
 
 /// All pinning suites nest in this one, so `swift test --filter PinningTests` runs them.
-@Suite("Pinning", .timeLimit(.minutes(1)))
+@Suite("Pinning", .timeLimit(.minutes(1)), .blocking)
 enum PinningTests {}
 
 /// Pins and files of the certificate catalogue.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import Reference
+import TestTraits
 import Testing
 
 /// A server serving a profile scenario's chain under the scenario's host name, and a stack trusting the
@@ -38,7 +39,7 @@ private struct ProfileHarness {
     }
 }
 
-@Suite("The handshake applies the validation profile", .timeLimit(.minutes(1)))
+@Suite("The handshake applies the validation profile", .timeLimit(.minutes(1)), .blocking)
 struct ValidationProfileHandshakeTests {
 
     /// Scenarios the strict profile refuses over a real handshake (those whose keys OpenSSL's TLS security

@@ -7,6 +7,7 @@ let package = Package(
     name: "PinnedNetwork",
     products: [
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
+        .library(name: "Pinning", targets: ["Pinning"]),
         .library(name: "Reference", targets: ["Reference"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "Conformance", targets: ["Conformance"]),
@@ -27,14 +28,18 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
-        .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
+        .target(name: "CShims", dependencies: ["CCurl"]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
 
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
         .target(name: "NetworkCore"),
 
+        // MARK: SPKI pinning and per-host trust policies: challenge handlers that need no TLS or HTTP library.
+        .target(name: "Pinning", dependencies: ["NetworkCore", "COpenSSL", "COpenSSLShims"]),
+
         // MARK: The reference stack on libcurl + OpenSSL.
         .target(name: "Reference", dependencies: [
-            "NetworkCore", "CCurl", "COpenSSL", "CShims", "CPSL",
+            "NetworkCore", "Pinning", "CCurl", "COpenSSL", "CShims", "COpenSSLShims", "CPSL",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
@@ -45,7 +50,7 @@ let package = Package(
         ]),
 
         // MARK: The in-process HTTPS server.
-        .target(name: "MockServer", dependencies: ["COpenSSL", "CShims", "CNghttp2"]),
+        .target(name: "MockServer", dependencies: ["COpenSSL", "COpenSSLShims", "CNghttp2"]),
 
         // MARK: The conformance suite: catalogue, runner, reports (third parties import it).
         .target(name: "Conformance", dependencies: ["NetworkCore", "Reference", "MockServer"]),
@@ -66,6 +71,7 @@ let package = Package(
         .target(name: "TestTraits", path: "Tests/TestTraits"),
         // A conformance command whose subject traps on one case: the crash-isolation tests run it.
         .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
+        .testTarget(name: "PinningTests", dependencies: ["Pinning"]),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore", "TestTraits"]),
         .testTarget(name: "ReferenceTests", dependencies: [
             "NetworkCore", "Reference", "MockServer", "Conformance", "TestTraits",

@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CShims
 internal import COpenSSL
 
 extension Network.URLSessionNetworkStack {

@@ -1,17 +1,11 @@
-// Thin C wrappers for what Swift cannot call directly:
-// - libcurl's option and info setters are variadic (`curl_easy_setopt`, `curl_easy_getinfo`,
-//   `curl_multi_setopt`), and Swift imports no variadic C function;
-// - many OpenSSL 3 calls are macros (`sk_X509_num`, `SSL_CTX_set_min_proto_version`,
-//   `SSL_CTX_add_extra_chain_cert`, `SSL_set_tlsext_host_name`, ...), which Swift cannot see.
-// Every function here does nothing but forward, so that the Swift above it stays type-checked.
+// Thin C wrappers for what Swift cannot call directly: libcurl's option and info setters are variadic
+// (`curl_easy_setopt`, `curl_easy_getinfo`, `curl_multi_setopt`), and Swift imports no variadic C function.
+// Every function here does nothing but forward, so that the Swift above it stays type-checked. OpenSSL's
+// macros have their own shim target, COpenSSLShims, so that what needs only OpenSSL never needs libcurl.
 #ifndef CSHIMS_H
 #define CSHIMS_H
 
 #include <curl/curl.h>
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-#include <openssl/x509.h>
-#include <openssl/x509_vfy.h>
 
 // MARK: libcurl easy handle options
 CURLcode cshims_easy_setopt_long(CURL *handle, CURLoption option, long value);
@@ -33,37 +27,4 @@ CURLcode cshims_easy_getinfo_ptr(CURL *handle, CURLINFO info, void *value);
 // MARK: libcurl multi handle options
 CURLMcode cshims_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
 
-// MARK: OpenSSL stacks of certificates
-int cshims_sk_X509_num(const STACK_OF(X509) *stack);
-X509 *cshims_sk_X509_value(const STACK_OF(X509) *stack, int index);
-void cshims_sk_X509_pop_free(STACK_OF(X509) *stack);
-
-// MARK: OpenSSL context and connection macros
-int cshims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
-int cshims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version);
-long cshims_SSL_CTX_add_extra_chain_cert(SSL_CTX *ctx, X509 *cert);
-long cshims_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode);
-int cshims_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*callback)(SSL *, int *, void *), void *arg);
-long cshims_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
-int cshims_SSL_CTX_get_ex_new_index(void);
-void cshims_OPENSSL_free(void *pointer);
-unsigned long cshims_XN_FLAG_RFC2253(void);
-
-// MARK: OpenSSL error codes (ERR_GET_LIB and ERR_GET_REASON are inline functions over packed bits)
-int cshims_ERR_GET_LIB(unsigned long code);
-int cshims_ERR_GET_REASON(unsigned long code);
-
-// MARK: OpenSSL stacks of general names and subtrees (validation profile checks)
-#include <openssl/x509v3.h>
-int cshims_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *stack);
-GENERAL_NAME *cshims_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *stack, int index);
-void cshims_GENERAL_NAMES_free(STACK_OF(GENERAL_NAME) *names);
-int cshims_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *stack);
-GENERAL_SUBTREE *cshims_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *stack, int index);
-STACK_OF(X509) *cshims_sk_X509_new_null(void);
-int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
-
-// MARK: OpenSSL stacks of names (the CA names a server sends with its certificate request)
-int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack);
-X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index);
 #endif

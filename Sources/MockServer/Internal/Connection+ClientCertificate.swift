@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// The client-certificate side of a handshake: the alert the server sends, and what the journal keeps.

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 
 /// Who ended a failed TLS handshake, decided from OpenSSL's error codes, never from its message text.
 enum HandshakeFailure {

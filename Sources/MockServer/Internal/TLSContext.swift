@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// The server's OpenSSL contexts: one per identity, the default one choosing among them by SNI.

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// OpenSSL certificates read from PEM or DER, leaf first, freed with this object.

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 import NetworkCore
 

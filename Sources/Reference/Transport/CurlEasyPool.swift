@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CShims
 import NetworkCore
 
 /// Easy handles kept for reuse between transfers of one stack: `curl_easy_reset` costs a fraction of

@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CShims
 import Foundation
 import NetworkCore
 

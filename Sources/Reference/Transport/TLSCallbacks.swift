@@ -1,6 +1,6 @@
 internal import CCurl
-internal import COpenSSL
 internal import CShims
+internal import COpenSSL
 import Foundation
 import NetworkCore
 

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// The DNS and IP address subtrees of one CA's nameConstraints extension (RFC 5280 4.2.1.10), decoded for

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// One certificate of a verified chain, read through OpenSSL's accessors for the profile's rules.

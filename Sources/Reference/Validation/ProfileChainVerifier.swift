@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// Verifies a chain outside any handshake the way the handshake does — OpenSSL's chain verification for a

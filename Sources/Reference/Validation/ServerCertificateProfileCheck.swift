@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// Applies a ``ValidationProfile`` to the chain OpenSSL built: ``prepare(_:)`` before `X509_verify_cert`

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 import Foundation
 @testable import Reference
 import Testing

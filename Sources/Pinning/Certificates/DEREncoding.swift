@@ -1,10 +1,10 @@
 import Foundation
 
 /// DER encodings of OpenSSL objects through their `i2d_*` functions.
-enum DEREncoding {
+package enum DEREncoding {
 
     /// The encoding of `object`, or `nil` if it cannot be encoded.
-    static func of(
+    package static func of(
         _ object: OpaquePointer?, with encoder: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     ) -> Data? {
         guard let object else { return nil }

@@ -1,21 +1,23 @@
 internal import COpenSSL
-internal import CShims
+internal import COpenSSLShims
 import Foundation
 
 /// Reads what pinning needs out of certificates OpenSSL has already parsed for the handshake: no DER is
 /// parsed again, and the SPKI hash is computed over the certificate's own `SubjectPublicKeyInfo` encoding,
 /// so every key type works (PIN-1).
-enum OpenSSLCertificate {
+package enum OpenSSLCertificate {
 
     /// Summaries of the certificate stacks of one handshake, each certificate summarised once: the chain
     /// OpenSSL built holds the very `X509` objects the server sent, and a summary (encoding, digest, names)
     /// costs more than the rest of the trust decision.
-    struct Summaries {
+    package struct Summaries {
         private var known: [OpaquePointer: ServerCertificate] = [:]
+
+        package init() {}
 
         /// Summaries of a `STACK_OF(X509)`, in stack order; `nil` if any certificate cannot be encoded, so that
         /// no index shifts and nothing is judged on part of a chain.
-        mutating func of(_ stack: OpaquePointer?) -> [ServerCertificate]? {
+        package mutating func of(_ stack: OpaquePointer?) -> [ServerCertificate]? {
             guard let stack else { return [] }
             var summaries: [ServerCertificate] = []
             for index in 0..<cshims_sk_X509_num(stack) {
@@ -33,7 +35,7 @@ enum OpenSSLCertificate {
     }
 
     /// A summary of one certificate, or `nil` if it cannot be encoded or hashed.
-    static func summary(of certificate: OpaquePointer?) -> ServerCertificate? {
+    package static func summary(of certificate: OpaquePointer?) -> ServerCertificate? {
         guard let certificate, let der = DEREncoding.of(certificate, with: i2d_X509),
             let spki = DEREncoding.of(X509_get_X509_PUBKEY(certificate), with: i2d_X509_PUBKEY), let digest = sha256(spki)
         else { return nil }
@@ -58,7 +60,7 @@ enum OpenSSLCertificate {
     }
 
     /// A distinguished name on one line, in RFC 2253 form.
-    static func name(_ name: OpaquePointer?) -> String {
+    package static func name(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         X509_NAME_print_ex(bio, name, 0, cshims_XN_FLAG_RFC2253())

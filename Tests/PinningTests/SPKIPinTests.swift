@@ -1,5 +1,5 @@
 import Foundation
-@testable import Reference
+@testable import Pinning
 import Testing
 
 /// Pins compare in canonical base64, so the same digest matches however its spare bits were written.

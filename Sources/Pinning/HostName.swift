@@ -9,10 +9,10 @@ import Glibc
 /// case-insensitive and `example.test.` is the same name as `example.test`. Subdomains are matched on
 /// whole labels (`api.example.test` is under `example.test`; `xexample.test` and `example.test.evil` are
 /// not), and never upwards: a policy never covers a parent of its domain.
-enum HostName {
+package enum HostName {
 
     /// The form names are compared in: lowercased, one trailing dot removed, IPv6 brackets removed.
-    static func normalized(_ name: String) -> String {
+    package static func normalized(_ name: String) -> String {
         // The transport hands over hosts already normalised: checking is cheaper than lowercasing a copy.
         if !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "[") }),
             name.utf8.last != UInt8(ascii: ".")
@@ -27,21 +27,21 @@ enum HostName {
 
     /// Whether `host` (normalized) is a proper subdomain of `domain` (normalized): it ends with `.domain`
     /// and what comes before is one or more non-empty labels.
-    static func isProperSubdomain(_ host: String, of domain: String) -> Bool {
+    package static func isProperSubdomain(_ host: String, of domain: String) -> Bool {
         guard host.count > domain.count + 1, host.hasSuffix("." + domain) else { return false }
         let prefix = host.dropLast(domain.count + 1)
         return !prefix.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
     }
 
     /// Whether a name is an IPv4 or IPv6 literal (without brackets).
-    static func isIPAddress(_ name: String) -> Bool {
+    package static func isIPAddress(_ name: String) -> Bool {
         var buffer = in6_addr()
         return inet_pton(AF_INET, name, &buffer) == 1 || inet_pton(AF_INET6, name, &buffer) == 1
     }
 
     /// Why a configured domain name is unusable, or `nil` if it is fine. `includeSubdomains` matters because
     /// an IP address has no subdomains.
-    static func problem(with domain: String, includeSubdomains: Bool) -> ServerTrustEvaluator.DomainNameProblem? {
+    package static func problem(with domain: String, includeSubdomains: Bool) -> ServerTrustEvaluator.DomainNameProblem? {
         if domain.isEmpty { return .empty }
         if domain.unicodeScalars.contains(where: {
             CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)

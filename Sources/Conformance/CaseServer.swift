@@ -80,7 +80,7 @@ struct CaseServer {
     ///
     /// The journal is read once every connection has ended (the stack is gone, so its side has closed), not
     /// while a close is still under way: who closed and how are then settled, and two runs of the same
-    /// subject report the same journal. A connection still open at the deadline is reported open.
+    /// subject differ only where the stack itself raced. A connection still open at the deadline is reported open.
     func settle() {
         let settled = ContinuousClock.now + .seconds(1)
         for record in server.journal where record.closedBy == nil {

@@ -33,27 +33,28 @@ final class CompletionGuard<Value: Sendable>: Sendable {
 
 /// A subject's stack seen through ``CompletionGuard``s: every fetch made through it, by completion, by
 /// `fetchAndDecode` or by `async`, completes at most once.
-final class GuardedStack<Wrapped: NetworkStack>: NetworkStack
-where
-    Wrapped.Resource == Network.URLSessionResource, Wrapped.Remote == Data, Wrapped.Response == URLResponse,
-    Wrapped.FetchError == Network.URLSessionError
-{
+///
+/// It hides the subject's stack type, so that the drivers of case actions need not be generic. Its `Request` is
+/// nominal: nothing the runner does with a stack involves the request type.
+final class GuardedStack: NetworkStack {
     typealias Resource = Network.URLSessionResource
     typealias Remote = Data
-    typealias Request = Wrapped.Request
+    typealias Request = URLRequest
     typealias Response = URLResponse
     typealias FetchError = Network.URLSessionError
 
-    private let wrapped: Wrapped
-    private let context: CaseContext
+    private let fetchOnce: @Sendable (Resource, @escaping FetchCompletionClosure) -> Cancelable
 
-    init(_ wrapped: Wrapped, context: CaseContext) {
-        self.wrapped = wrapped
-        self.context = context
+    init<Wrapped: NetworkStack>(_ wrapped: Wrapped, context: CaseContext)
+    where
+        Wrapped.Resource == Network.URLSessionResource, Wrapped.Remote == Data, Wrapped.Response == URLResponse,
+        Wrapped.FetchError == Network.URLSessionError
+    {
+        fetchOnce = { resource, completion in wrapped.fetch(resource: resource, completion: context.once(completion)) }
     }
 
     @discardableResult
     func fetch(resource: Network.URLSessionResource, completion: @escaping FetchCompletionClosure) -> Cancelable {
-        wrapped.fetch(resource: resource, completion: context.once(completion))
+        fetchOnce(resource, completion)
     }
 }

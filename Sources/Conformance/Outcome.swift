@@ -6,22 +6,6 @@ import Foundation
 /// that matter. ``detail`` is free text for humans and is never compared.
 public struct Outcome: Sendable, Codable, Hashable, CustomStringConvertible {
 
-    /// The shape of the result: success, one of the seven `URLSessionError` cases, or a decoding failure.
-    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
-        case success
-        case noRequest
-        case http
-        case noData
-        case url
-        case badResponse
-        case retry
-        case cancelled
-        /// `fetchAndDecode` failed in the decode step (`FetchAndDecodeError.decode`).
-        case decodeFailure
-        /// Building the case's trust handler threw: a configuration error, before any stack or fetch.
-        case configurationError
-    }
-
     /// The shape of the result.
     public var kind: Kind
     /// The HTTP status (success, `http`, `noData`, or the last attempt's for `retry`).

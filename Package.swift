@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Only for `swift package generate-documentation` (Scripts/docs); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -53,7 +54,9 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["COpenSSL", "COpenSSLShims", "CNghttp2"]),
 
         // MARK: The conformance suite: catalogue, runner, reports (third parties import it).
-        .target(name: "Conformance", dependencies: ["NetworkCore", "Reference", "MockServer"]),
+        .target(name: "Conformance", dependencies: [
+            "NetworkCore", "Reference", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // MARK: A second subject: the same NetworkStack on Foundation's URLSession.
         .target(name: "FoundationSubject", dependencies: ["NetworkCore", "Conformance"]),
@@ -64,7 +67,9 @@ let package = Package(
         ]),
 
         // MARK: A bounded soak of the reference stack (Scripts/soak).
-        .executableTarget(name: "Soak", dependencies: ["NetworkCore", "Reference", "MockServer"]),
+        .executableTarget(name: "Soak", dependencies: [
+            "NetworkCore", "Reference", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // MARK: Tests
         // Swift Testing traits the test targets share: `.blocking` for suites that wait synchronously.
@@ -83,6 +88,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "ConformanceTests", dependencies: ["NetworkCore", "Conformance", "Reference", "MockServer", "TestTraits"], path: "Tests/Conformance"),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "NetworkCore", "Conformance", "Reference", "MockServer", "TestTraits",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Conformance"),
     ]
 )

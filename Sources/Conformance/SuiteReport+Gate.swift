@@ -10,8 +10,3 @@ extension SuiteReport {
         }
     }
 }
-
-extension ConformanceLevel {
-    /// How `--fail-on` spells the level: `must`, `should`.
-    var flagValue: String { rawValue.lowercased() }
-}

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -13,21 +14,44 @@ import Reference
 ///
 ///     soak [--fetches N] [--seed S] [--rss-bound-mib M]
 @main
-struct Soak {
+struct Soak: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Soaks the reference stack: many fetches with a random mix of responses, faults and cancels.",
+        discussion: """
+            One stack at a time (a new one every 5,000 fetches, the old one released with its fetches pending) \
+            against two MockServers in a child process, plain HTTP/1.1 and HTTP/2 over TLS. Exit status: 0; 1 on a \
+            lost or double completion, or when memory grows past --rss-bound-mib after the 10 % checkpoint; 64 for a \
+            usage error.
+            """)
 
-    static func main() throws {
-        let arguments = CommandLine.arguments
-        if arguments.contains("--serve") { return try SoakServer.run() }
-        func value(_ name: String, _ fallback: Int) -> Int {
-            arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
+    @Option(help: ArgumentHelp("How many fetches in all.", valueName: "n"))
+    var fetches = 100_000
+
+    @Option(help: ArgumentHelp("The seed of the random mix: the same seed, the same fetches.", valueName: "s"))
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("rss-bound-mib"), help: ArgumentHelp("How much memory may grow after the 10 % checkpoint.", valueName: "mib"))
+    var rssBoundMiB = 5
+
+    /// Set in the child process that serves the soak.
+    @Flag(help: .private)
+    var serve = false
+
+    func validate() throws {
+        guard fetches >= 1 else { throw ValidationError("--fetches needs at least 1 fetch, not \(fetches)") }
+        guard (0...(1 << 20)).contains(rssBoundMiB) else {
+            throw ValidationError("--rss-bound-mib needs 0 to \(1 << 20) MiB, not \(rssBoundMiB)")
         }
-        let options = SoakRun.Options(
-            fetches: value("--fetches", 100_000), seed: UInt64(value("--seed", 1)),
-            rssBound: value("--rss-bound-mib", 5) * 1_048_576)
+    }
+
+    func run() throws {
+        if serve { return try SoakServer.run() }
+        let options = SoakRun.Options(fetches: fetches, seed: seed, rssBound: rssBoundMiB * 1_048_576)
         let server = try SoakServerProcess()
         defer { server.stop() }
         let passed = SoakRun(options: options, port: server.port, tlsPort: server.tlsPort).run()
-        exit(passed ? 0 : 1)
+        if !passed { throw ExitCode.failure }
     }
 }
 

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// The formats a run's report is written in: `--format` of `conformance run` and of ``ConformanceOptions``.
+public enum ReportFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// A verdict a line, a block for each case that did not pass, and the summary (``TextReport``).
+    case text
+    /// The versioned JSON report (``JSONReport``), the one `compare` and `report` read.
+    case json
+    /// JUnit XML, for CI (``JUnitReport``).
+    case junit
+    /// Markdown, for people (``MarkdownReport``).
+    case markdown
+
+    /// The report in this format.
+    ///
+    /// - Throws: an `EncodingError` when JSON cannot encode the report.
+    public func render(_ report: SuiteReport) throws -> String {
+        switch self {
+        case .text: TextReport.render(report)
+        case .json: String(decoding: try JSONReport.encode(report), as: UTF8.self) + "\n"
+        case .junit: JUnitReport.render(report)
+        case .markdown: MarkdownReport.render(report)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `conformance version`, the same as `--version`: the package's release, the suite's version and the report schema's.
+struct VersionCommand: ConformanceSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version", abstract: "Prints the package's release, the suite's version and the report schema's version.")
+
+    func execute(_ context: CommandContext) throws -> Int32 {
+        print(ConformanceVersion.line)
+        return 0
+    }
+}

@@ -10,41 +10,13 @@ import Testing
 private enum TrappingCommand {
     static let cases = "body.success.text,error.http.status-403,error.http.status-404,error.http.status-409"
 
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    /// `TrappingSubject`, built beside the test bundle by `swift build --build-tests`.
-    static func executable() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("TrappingSubject")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        let bin = packageRoot.appendingPathComponent(".build/debug/TrappingSubject")
-        try #require(FileManager.default.isExecutableFile(atPath: bin.path), "TrappingSubject not built: run swift build --build-tests")
-        return bin
-    }
-
     /// Runs the command with `mode` on the cases and returns its exit status and the report's cases by ID.
     static func run(mode: String) throws -> (status: Int32, verdicts: [String: String], reasons: [String: String], total: Int) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("trapping-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = ["--filter", cases, "--format", "json", "--output", output.path, "--quiet", "--watchdog", "5"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CONFORMANCE_FIXTURES"] = packageRoot.appendingPathComponent("Fixtures/certs").path
-        environment["TRAPPING_SUBJECT_STATUS"] = "404"
-        environment["TRAPPING_SUBJECT_MODE"] = mode
-        process.environment = environment
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let run = try BuiltExecutable("TrappingSubject").run(
+            ["--filter", cases, "--format", "json", "--output", output.path, "--quiet", "--watchdog", "5"],
+            environment: ["TRAPPING_SUBJECT_STATUS": "404", "TRAPPING_SUBJECT_MODE": mode])
         let data = try Data(contentsOf: output)
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let results = try #require(report["cases"] as? [[String: Any]])
@@ -55,7 +27,7 @@ private enum TrappingCommand {
             verdicts[id] = result["verdict"] as? String
             reasons[id] = result["reason"] as? String
         }
-        return (process.terminationStatus, verdicts, reasons, results.count)
+        return (run.status ?? -1, verdicts, reasons, results.count)
     }
 }
 

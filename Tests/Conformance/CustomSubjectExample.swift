@@ -1,3 +1,4 @@
+import ArgumentParser
 import Conformance
 import Foundation
 #if canImport(FoundationNetworking)
@@ -7,7 +8,8 @@ import Reference
 import TestTraits
 import Testing
 
-// A compiling example for third parties: run the suite against your own stack inside `swift test`.
+// A compiling example for third parties: run the suite against your own stack inside `swift test`, or from a
+// command of your own that takes options of its own beside the suite's.
 //
 // `LoggingStack` stands for "your stack": any `NetworkStack` whose Resource is `Network.URLSessionResource`,
 // Remote `Data`, Response `URLResponse` and FetchError `Network.URLSessionError`. Here it decorates the
@@ -47,7 +49,8 @@ struct HandshakeOnlyHandler: AuthenticationChallengeHandler {
 
 /// Your subject: how the runner builds your stack for a case.
 struct LoggingSubject: ConformanceSubject {
-    var name: String { "logging-example" }
+    /// The name reports give the subject.
+    var name = "logging-example"
 
     // Declare what you cannot do: those cases are SKIP with your reason instead of FAIL.
     var unsupportedFeatures: [SubjectFeature: String] {
@@ -68,6 +71,23 @@ struct LoggingSubject: ConformanceSubject {
         return LoggingStack(
             wrapping: Network.URLSessionNetworkStack(
                 configuration: configuration, authenticationChallengeHandler: handler, retryQueue: environment.retryQueue))
+    }
+}
+
+/// Your command (`@main` in an executable target of yours): the suite's options, and one of your own that shapes
+/// the subject. `logging-conformance --report-name nightly --filter 'retry.*' -j 4 --format json --output r.json`.
+struct LoggingConformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logging-conformance", abstract: "Runs the conformance suite against LoggingStack.")
+
+    @Option(help: "The subject's name in the report.")
+    var reportName = "logging-example"
+
+    @OptionGroup(title: "Conformance options")
+    var conformance: ConformanceOptions
+
+    func run() throws {
+        try conformance.run(subject: LoggingSubject(name: reportName))
     }
 }
 
@@ -92,6 +112,37 @@ struct CustomSubjectExample {
         let result = runner.run(testCase)
         #expect(result.verdict == .skip)
         #expect(result.reason == "reused-connection-recheck: the hook runs in the TLS handshake only")
+    }
+
+    @Test("a command of your own takes an option of its own beside the suite's, and runs the suite with both")
+    func commandWithAnOptionOfItsOwn() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("logging-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // In a test this process is the test runner, which cannot be the suite's worker: --no-isolation.
+        let command = try LoggingConformance.parse([
+            "--report-name", "nightly", "--filter", "body.success.text", "--filter", "error.http.status-404", "-j", "2",
+            "--no-isolation", "--quiet", "--format", "json", "--output", output.path,
+        ])
+        try command.run()
+        let report = try JSONReport.decode(Data(contentsOf: output))
+        #expect(report.subject.name == "nightly")
+        #expect(Set(report.cases.map(\.id)) == ["body.success.text", "error.http.status-404"])
+        #expect(report.summary.pass == 2)
+    }
+
+    @Test("a command of your own shows its option and the suite's in its help, and refuses the suite's bad values")
+    func commandOfYourOwnHelpAndUsage() {
+        let help = LoggingConformance.helpMessage()
+        #expect(help.contains("--report-name"))
+        #expect(help.contains("--watchdog"))
+        #expect(!help.contains("conformance-worker"))
+        #expect(throws: (any Error).self) { try LoggingConformance.parse(["--report-name", "x", "--jobs", "0"]) }
+        do {
+            _ = try LoggingConformance.parse(["--watchdog", "-1"])
+            Issue.record("--watchdog -1 was accepted")
+        } catch {
+            #expect(LoggingConformance.exitCode(for: error) == .validationFailure)
+        }
     }
 
     @Test("a stack with a weaker TLS hook gets SKIPs with reasons, and no MUST failure, from the trust and pinning cases")

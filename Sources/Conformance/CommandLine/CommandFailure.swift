@@ -50,12 +50,19 @@ struct CommandFailure: Error, CustomStringConvertible {
             @unknown default: break
             }
         }
-        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
+        if let cocoa = error as? CocoaError {
+            if let underlying = cocoa.underlying as? POSIXError { return String(cString: strerror(underlying.code.rawValue)) }
+            if let number = posixNumbers[cocoa.code] { return String(cString: strerror(number)) }
         }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         return "\(error.localizedDescription)".split(separator: "\n").joined(separator: " ")
     }
+
+    /// Foundation's file errors that come without the system's error inside, and the system's number for each.
+    private static let posixNumbers: [CocoaError.Code: Int32] = [
+        .fileNoSuchFile: ENOENT, .fileReadNoSuchFile: ENOENT, .fileReadNoPermission: EACCES, .fileWriteNoPermission: EACCES,
+        .fileWriteOutOfSpace: ENOSPC, .fileWriteVolumeReadOnly: EROFS,
+    ]
 
     private static func path(_ codingPath: [any CodingKey]) -> String {
         codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

@@ -28,21 +28,28 @@ struct OutputFile {
     /// replace the device or the link instead of writing to it.
     func write(_ text: String) throws {
         var status = stat()
-        let isSpecial = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+            return try writeThrough(Array(text.utf8))
+        }
         do {
-            if isSpecial {
-                guard let handle = FileHandle(forWritingAtPath: path) else {
-                    throw CommandFailure(.cannotCreate, "cannot open \(path): \(String(cString: strerror(errno)))")
-                }
-                defer { try? handle.close() }
-                try handle.write(contentsOf: Data(text.utf8))
-            } else {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path).resolvingSymlinksInPath(), options: .atomic)
-            }
-        } catch let failure as CommandFailure {
-            throw failure
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path).resolvingSymlinksInPath(), options: .atomic)
         } catch {
             throw CommandFailure(.io, "cannot write \(path): \(CommandFailure.oneLine(error))")
+        }
+    }
+
+    /// Writes to what the path opens as it is: a device or a pipe, where nothing partial can be taken back.
+    private func writeThrough(_ bytes: [UInt8]) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CommandFailure(.cannotCreate, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var offset = 0
+        // Each turn writes at least one byte or fails, so the loop ends.
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw CommandFailure(.io, "cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += written
         }
     }
 }

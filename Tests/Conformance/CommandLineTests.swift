@@ -1,0 +1,198 @@
+@testable import Conformance
+import Foundation
+import Reference
+import Synchronization
+import TestTraits
+import Testing
+
+/// The reference stack, counting the stacks it makes: a command that must run nothing must make none.
+private final class CountingSubject: ConformanceSubject, Sendable {
+    private let made = Atomic<Int>(0)
+    var name: String { "counting" }
+    var stacks: Int { made.load(ordering: .relaxed) }
+
+    func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
+        made.add(1, ordering: .relaxed)
+        return try ReferenceSubject().makeStack(for: environment)
+    }
+
+    func tearDown(_ stack: Network.URLSessionNetworkStack) { stack.finishFetchesAndInvalidateSession() }
+}
+
+private func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("command-line-\(UUID().uuidString)-\(name)").path
+}
+
+private let spec = BuiltExecutable.packageRoot.appendingPathComponent("docs/spec").path
+
+/// Runs the command in this process, the cases too, against a counting subject.
+private func run(_ arguments: [String], subject: CountingSubject = CountingSubject()) -> Int32 {
+    ConformanceCommandLine.run(arguments: arguments, subjects: [("counting", subject)])
+}
+
+@Suite("The command line: options, subcommands, statuses and messages", .timeLimit(.minutes(2)), .blocking)
+struct CommandLineTests {
+
+    // MARK: Values are checked before anything runs
+
+    @Test("a watchdog of 0 seconds or less is a usage error, and no case runs")
+    func watchdogMustBePositive() {
+        let subject = CountingSubject()
+        #expect(run(["--watchdog", "-1", "--filter", "body.success.text", "--quiet"], subject: subject) == 64)
+        #expect(run(["--watchdog=0", "--filter", "body.success.text", "--quiet"], subject: subject) == 64)
+        #expect(subject.stacks == 0)
+    }
+
+    @Test("--jobs below 1 is a usage error, and no case runs")
+    func jobsMustBePositive() {
+        let subject = CountingSubject()
+        #expect(run(["--jobs", "0", "--filter", "body.success.text", "--quiet"], subject: subject) == 64)
+        #expect(subject.stacks == 0)
+    }
+
+    @Test("an option spelt with one dash or three is refused, not taken for --list")
+    func oddDashesAreRefused() {
+        #expect(run(["-list"]) == 64)
+        #expect(run(["---list"]) == 64)
+    }
+
+    @Test("--output into a folder that does not exist fails at once with 73, and no case runs")
+    func outputFolderCheckedBeforeTheRun() {
+        let subject = CountingSubject()
+        let output = temporaryPath("missing") + "/report.json"
+        #expect(run(["--filter", "body.success.text", "--quiet", "--output", output], subject: subject) == 73)
+        #expect(subject.stacks == 0)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    // MARK: Spellings
+
+    @Test("-j is short for --jobs")
+    func shortJobs() throws {
+        #expect(try ConformanceOptions.parse(["-j", "4"]).jobs == 4)
+        let output = temporaryPath("short-jobs.json")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        #expect(run(["-j", "4", "--filter", "body.success.text", "--quiet", "--format", "json", "--output", output]) == 0)
+        #expect(try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: output))).cases.map(\.id) == ["body.success.text"])
+    }
+
+    @Test("each --filter adds to the ones before it, and each may be a comma list")
+    func filtersAddUp() throws {
+        #expect(try ConformanceOptions.parse(["--filter", "a.*", "--filter", "b,c", "--rule", "PIN-7", "--rule", "ERR-1"]).filter == ["a.*", "b,c"])
+        let output = temporaryPath("filters.json")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let status = run([
+            "--filter", "body.success.text", "--filter", "error.http.status-404,error.http.status-403", "--quiet", "--format", "json",
+            "--output", output,
+        ])
+        #expect(status == 0)
+        let ids = try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: output))).cases.map(\.id)
+        #expect(Set(ids) == ["body.success.text", "error.http.status-404", "error.http.status-403"])
+    }
+
+    @Test("--output through a symbolic link writes the file it points to and keeps the link")
+    func outputThroughALink() throws {
+        let folder = temporaryPath("link")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/target.md"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.md", withDestinationPath: folder + "/target.md")
+        #expect(run(["coverage", "--spec", spec, "--output", folder + "/link.md"]) == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.md") == folder + "/target.md")
+        #expect(try String(contentsOfFile: folder + "/target.md", encoding: .utf8).hasPrefix("# "))
+    }
+
+    @Test("a write that fails is an I/O error (74) in one line, naming the file and the reason")
+    func failedWriteIsOneLine() {
+        // /dev/full takes no byte: every write fails with ENOSPC.
+        #expect {
+            try OutputFile(checking: "/dev/full").write("report")
+        } throws: { error in
+            let failure = error as? CommandFailure
+            return failure?.status == .io && failure?.message == "cannot write /dev/full: No space left on device"
+        }
+    }
+
+    // MARK: The built command
+
+    @Test("--version and version print the package's release, the suite's version and the report schema's")
+    func version() throws {
+        let conformance = try BuiltExecutable("conformance")
+        for arguments in [["--version"], ["version"]] {
+            let outcome = try conformance.run(arguments)
+            #expect(outcome.status == 0)
+            #expect(
+                outcome.output == "PinnedNetwork \(ConformanceVersion.package), conformance suite \(SuiteReport.suiteVersion), "
+                    + "report schema \(SuiteReport.schemaVersion)\n")
+        }
+    }
+
+    @Test("each subcommand has its own help")
+    func helpPerSubcommand() throws {
+        let conformance = try BuiltExecutable("conformance")
+        let run = try conformance.run(["run", "--help"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("USAGE: conformance run"))
+        #expect(run.output.contains("-j, --jobs <n>"))
+        let report = try conformance.run(["report", "--help"])
+        #expect(report.status == 0)
+        #expect(report.output.contains("--allow-mixed"))
+        #expect(!report.output.contains("--watchdog"))
+        #expect(try conformance.run(["help", "list"]).output.contains("USAGE: conformance list"))
+    }
+
+    @Test("list prints each case's ID, level, rules, required features and title, as JSON or text")
+    func list() throws {
+        let conformance = try BuiltExecutable("conformance")
+        let outcome = try conformance.run(["list", "--format", "json", "--filter", "body.success.tls"])
+        #expect(outcome.status == 0)
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        #expect(listing["suiteVersion"] as? String == SuiteReport.suiteVersion)
+        let cases = try #require(listing["cases"] as? [[String: Any]])
+        #expect(cases.count == 1)
+        #expect(cases.first?["id"] as? String == "body.success.tls")
+        #expect(cases.first?["level"] as? String == "MUST")
+        #expect(cases.first?["rules"] as? [String] == ["FETCH-6", "TRUST-1"])
+        #expect(cases.first?["requiredFeatures"] as? [String] == ["custom-trust-roots"])
+        #expect(cases.first?["title"] as? String == "a 200 over TLS to a valid chain succeeds")
+        let text = try conformance.run(["list", "--filter", "body.success.tls"])
+        #expect(text.output == "body.success.tls\tMUST\tFETCH-6,TRUST-1\tcustom-trust-roots\ta 200 over TLS to a valid chain succeeds\n1 cases\n")
+        #expect(try conformance.run(["--list", "--filter", "body.success.tls"]).output == text.output, "the old spelling still lists")
+    }
+
+    @Test("a missing input is one line naming the file, without Foundation's error dump")
+    func missingInputIsOneLine() throws {
+        let conformance = try BuiltExecutable("conformance")
+        let missing = try conformance.run(["compare", "/nonexistent/before.json", "/nonexistent/after.json"])
+        #expect(missing.status == 66)
+        #expect(missing.errors == "Error: no such report: /nonexistent/before.json\n")
+        let folder = try conformance.run(["compare", "/tmp", "/tmp"])
+        #expect(folder.status == 66)
+        #expect(folder.errors.split(separator: "\n").count == 1)
+        #expect(folder.errors.contains("/tmp"))
+        #expect(!folder.errors.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test("the completion script knows the subcommands and their options")
+    func completionScript() throws {
+        let outcome = try BuiltExecutable("conformance").run(["--generate-completion-script", "bash"])
+        #expect(outcome.status == 0)
+        for word in ["compare", "coverage", "report", "--watchdog", "--allow-mixed", "'reference'$'\\n''foundation'"] {
+            #expect(outcome.output.contains(word), "\(word)")
+        }
+    }
+
+    // MARK: Soak
+
+    @Test("soak refuses a misspelt option with 64 before any fetch, and answers --help")
+    func soak() throws {
+        let soak = try BuiltExecutable("Soak")
+        let misspelt = try soak.run(["--fetchs", "10"], limit: 30)
+        #expect(misspelt.status == 64)
+        #expect(misspelt.errors.hasPrefix("Error: Unknown option '--fetchs'. Did you mean '--fetches'?"))
+        #expect(misspelt.output.isEmpty)
+        let help = try soak.run(["--help"], limit: 30)
+        #expect(help.status == 0)
+        #expect(help.output.contains("--rss-bound-mib"))
+    }
+}

@@ -75,7 +75,12 @@ let package = Package(
         // Swift Testing traits the test targets share: `.blocking` for suites that wait synchronously.
         .target(name: "TestTraits", path: "Tests/TestTraits"),
         // A conformance command whose subject traps on one case: the crash-isolation tests run it.
-        .executableTarget(name: "TrappingSubject", dependencies: ["Conformance", "NetworkCore", "Reference"], path: "Tests/TrappingSubject"),
+        .executableTarget(
+            name: "TrappingSubject",
+            dependencies: [
+                "Conformance", "NetworkCore", "Reference", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/TrappingSubject"),
         .testTarget(name: "PinningTests", dependencies: ["Pinning"]),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore", "TestTraits"]),
         .testTarget(name: "ReferenceTests", dependencies: [

@@ -11,12 +11,17 @@ private enum TrappingCommand {
     static let cases = "body.success.text,error.http.status-403,error.http.status-404,error.http.status-409"
 
     /// Runs the command with `mode` on the cases and returns its exit status and the report's cases by ID.
-    static func run(mode: String) throws -> (status: Int32, verdicts: [String: String], reasons: [String: String], total: Int) {
+    /// With `ownOption`, the command of its own that takes the status as `--trap-on-status` beside `ConformanceOptions`.
+    static func run(
+        mode: String, ownOption: Bool = false
+    ) throws -> (status: Int32, verdicts: [String: String], reasons: [String: String], total: Int) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("trapping-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
+        let where404 = ownOption ? ["--trap-on-status", "404"] : []
+        let environment = ownOption ? ["TRAPPING_SUBJECT_ENTRY": "options"] : ["TRAPPING_SUBJECT_STATUS": "404"]
         let run = try BuiltExecutable("TrappingSubject").run(
-            ["--filter", cases, "--format", "json", "--output", output.path, "--quiet", "--watchdog", "5"],
-            environment: ["TRAPPING_SUBJECT_STATUS": "404", "TRAPPING_SUBJECT_MODE": mode])
+            where404 + ["--filter", cases, "--format", "json", "--output", output.path, "--quiet", "--watchdog", "5"],
+            environment: environment.merging(["TRAPPING_SUBJECT_MODE": mode]) { first, _ in first })
         let data = try Data(contentsOf: output)
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let results = try #require(report["cases"] as? [[String: Any]])
@@ -45,6 +50,14 @@ struct CrashIsolationTests {
         #expect(run.verdicts == Self.oneCrash)
         let reason = run.reasons["error.http.status-404"] ?? ""
         #expect(reason.contains("signal \(SIGILL) (SIGILL") || reason.contains("signal \(SIGTRAP) (SIGTRAP"), "\(reason)")
+        #expect(run.status == 1)
+    }
+
+    @Test("a command of one's own, whose own option says where the subject traps, gets CRASH there: every worker parses it again")
+    func ownOptionReachesTheWorkers() throws {
+        let run = try TrappingCommand.run(mode: "trap", ownOption: true)
+        #expect(run.total == 4)
+        #expect(run.verdicts == Self.oneCrash)
         #expect(run.status == 1)
     }
 

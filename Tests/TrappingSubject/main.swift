@@ -1,3 +1,4 @@
+import ArgumentParser
 import Conformance
 import Foundation
 #if canImport(FoundationNetworking)
@@ -9,7 +10,9 @@ import Reference
 // A conformance command whose subject is the reference stack, except on the one case whose fetch ends with
 // the status in $TRAPPING_SUBJECT_STATUS: there it traps ($TRAPPING_SUBJECT_MODE=trap, the default) or
 // completes the fetch twice (=double) or never returns from tearDown (=stuck). With =always it traps on every
-// fetch's completion, whatever the status. The crash-isolation tests run it as a third party's command would run.
+// fetch's completion, whatever the status. The crash-isolation tests run it as a third party's command would run:
+// the five-line command of `ConformanceCommandLine.main(subject:)`, or, with $TRAPPING_SUBJECT_ENTRY=options, a
+// command of its own that takes the status as an option of its own (`--trap-on-status`) beside ConformanceOptions.
 
 /// The reference stack, misbehaving on one status.
 final class TrappingStack: NetworkStack {
@@ -47,14 +50,13 @@ final class TrappingStack: NetworkStack {
 
 struct TrappingSubject: ConformanceSubject {
     let reference = ReferenceSubject()
-    let environment = ProcessInfo.processInfo.environment
+    var status = ProcessInfo.processInfo.environment["TRAPPING_SUBJECT_STATUS"].flatMap { Int($0) }
+    var mode = ProcessInfo.processInfo.environment["TRAPPING_SUBJECT_MODE"]
 
     var name: String { "trapping" }
 
     func makeStack(for environment: StackEnvironment) throws -> TrappingStack {
-        TrappingStack(
-            wrapping: try reference.makeStack(for: environment), status: self.environment["TRAPPING_SUBJECT_STATUS"].flatMap { Int($0) },
-            mode: self.environment["TRAPPING_SUBJECT_MODE"])
+        TrappingStack(wrapping: try reference.makeStack(for: environment), status: status, mode: mode)
     }
 
     func tearDown(_ stack: TrappingStack) {
@@ -68,4 +70,23 @@ enum Stuck {
     static let seen = Locked(false)
 }
 
-ConformanceCommandLine.main(subject: TrappingSubject())
+/// The command of its own: where the subject traps is an option, so every worker must parse it again to build
+/// the same subject.
+struct TrappingCommand: ParsableCommand {
+    @Option(help: "The status on which the subject misbehaves.")
+    var trapOnStatus: Int
+
+    @OptionGroup var conformance: ConformanceOptions
+
+    func run() throws {
+        var subject = TrappingSubject()
+        subject.status = trapOnStatus
+        try conformance.run(subject: subject)
+    }
+}
+
+if ProcessInfo.processInfo.environment["TRAPPING_SUBJECT_ENTRY"] == "options" {
+    TrappingCommand.main()
+} else {
+    ConformanceCommandLine.main(subject: TrappingSubject())
+}

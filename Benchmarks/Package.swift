@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The peer: raw libcurl loops in C, the best a libcurl client can do.
@@ -21,6 +22,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "CRawCurl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NetworkCore", package: "PinnedNetwork"),
                 .product(name: "Reference", package: "PinnedNetwork"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -9,6 +9,7 @@
 // `--warmup` requests run first, untimed, on the same connections; then at most `--count` requests, and
 // none is started after `--seconds`. `--close` sends `Connection: close`, so every request is a new TCP
 // connection and a full TLS handshake (nginx in Scripts/bench has no session cache and no tickets).
+import ArgumentParser
 import AsyncHTTPClient
 import CRawCurl
 import Dispatch
@@ -22,22 +23,6 @@ import NIOSSL
 import NetworkCore
 import Reference
 import Synchronization
-
-struct Options {
-    var values: [String: String] = [:]
-    init(_ arguments: ArraySlice<String>) {
-        var iterator = arguments.makeIterator()
-        while let key = iterator.next() {
-            guard key.hasPrefix("--") else { fatalError("unexpected argument \(key)") }
-            if key == "--close" { values["close"] = "yes"; continue }
-            if key == "--http2" { values["http2"] = "yes"; continue }
-            values[String(key.dropFirst(2))] = iterator.next() ?? ""
-        }
-    }
-    subscript(_ key: String) -> String? { values[key] }
-    func int(_ key: String, _ fallback: Int) -> Int { values[key].flatMap(Int.init) ?? fallback }
-    func double(_ key: String, _ fallback: Double) -> Double { values[key].flatMap(Double.init) ?? fallback }
-}
 
 /// What a loop is asked to do.
 struct Plan: Sendable {
@@ -151,21 +136,18 @@ func libcurl(_ plan: Plan) -> Outcome {
         latencies: Array(latencies.prefix(result.completed)))
 }
 
-func makeStack(_ plan: Plan, _ options: Options) throws -> Network.URLSessionNetworkStack {
+func makeStack(_ plan: Plan, _ options: RunCommand) throws -> Network.URLSessionNetworkStack {
     var configuration = Network.URLSessionNetworkStack.Configuration()
     configuration.trustRoots = try .only(pemFiles: [plan.cafile])
     #if BENCH_VALIDATION_PROFILES
-    switch options["profile"] {
+    switch options.profile {
     case nil: break
-    case "strict": configuration.validationProfile = .strict
-    case "compatible": configuration.validationProfile = .compatible
-    case let other?: fatalError("unknown profile \(other)")
+    case .strict: configuration.validationProfile = .strict
+    case .compatible: configuration.validationProfile = .compatible
     }
-    #else
-    if options["profile"] != nil { fatalError("this tree has no Configuration.validationProfile") }
     #endif
     var handler: (any AuthenticationChallengeHandler)?
-    if let pinFile = options["pin"] {
+    if let pinFile = options.pin {
         // Pins the certificate in the PEM file (the fixture intermediate) for the URL's host.
         let pin = try ServerCertificate.certificates(pemFile: pinFile)[0].spkiSHA256
         handler = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [
@@ -179,9 +161,9 @@ func makeStack(_ plan: Plan, _ options: Options) throws -> Network.URLSessionNet
     return Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
 }
 
-func profileName(_ options: Options) -> String {
+func profileName(_ options: RunCommand) -> String {
     #if BENCH_VALIDATION_PROFILES
-    return options["profile"] ?? Network.URLSessionNetworkStack.Configuration().validationProfile.name
+    return options.profile?.rawValue ?? Network.URLSessionNetworkStack.Configuration().validationProfile.name
     #else
     return "none"
     #endif
@@ -343,41 +325,103 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
-func run(_ options: Options) throws {
-    guard let client = options["client"], let urlString = options["url"], let url = URL(string: urlString),
-        let cafile = options["cafile"]
-    else { fatalError("run needs --client NAME --url URL --cafile PEM") }
-    let plan = Plan(url: url, cafile: cafile, count: options.int("count", 1000), warmup: options.int("warmup", 100),
-        inflight: max(1, options.int("inflight", 1)), seconds: options.double("seconds", 10), close: options["close"] != nil,
-        http2: options["http2"] != nil,
-        clientCertificate: options["client-cert"].map { ($0, options["client-key"] ?? "") })
-    let cpuBefore = cpuSeconds()
-    let outcome: Outcome
-    switch client {
-    case "libcurl": outcome = libcurl(plan)
-    case "reference": outcome = referenceCallbacks(try makeStack(plan, options), plan)
-    case "reference-async": outcome = referenceAsync(try makeStack(plan, options), plan)
-    case "ahc": outcome = asyncHTTPClient(plan)
-    case "urlsession": outcome = urlSession(plan)
-    default: fatalError("unknown client \(client)")
-    }
-    let sorted = outcome.latencies.sorted()
-    let fields: [String: Any] = [
-        "client": client, "completed": outcome.completed, "failures": outcome.failures, "bytes": outcome.bytes,
-        "seconds": outcome.seconds, "p50_us": percentile(sorted, 0.5), "p99_us": percentile(sorted, 0.99),
-        "cpus": allowedCPUs(), "cpu_seconds": cpuSeconds() - cpuBefore, "pinned": options["pin"] != nil,
-        "profile": client.hasPrefix("reference") ? profileName(options) : "-",
-        "client_certificate": plan.clientCertificate != nil,
-    ]
-    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+/// `bench`: its one subcommand, `run`, is what Scripts/bench-rounds calls.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Bounded request loops of HTTP clients, for Scripts/bench.", subcommands: [RunCommand.self])
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-switch arguments.first {
-case "run": try run(Options(arguments.dropFirst()))
-default:
-    print("usage: bench run --client libcurl|reference|reference-async|ahc|urlsession --url URL --cafile PEM")
-    print("                 [--count N] [--warmup N] [--inflight N] [--seconds S] [--close] [--http2] [--pin PEM] [--profile strict|compatible]")
-    print("                 [--client-cert PEM --client-key KEY]")
+/// `bench run`: one bounded request loop of one client, printed as one JSON line.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Runs one bounded request loop of one client and prints its figures as one JSON line.")
+
+    enum Client: String, CaseIterable, ExpressibleByArgument {
+        case libcurl, reference, referenceAsync = "reference-async", ahc, urlsession
+    }
+
+    enum Profile: String, CaseIterable, ExpressibleByArgument {
+        case strict, compatible
+    }
+
+    @Option(help: "The client: libcurl in C, the reference stack's callback or async API, AsyncHTTPClient, or URLSession.")
+    var client: Client
+
+    @Option(help: "The URL to request.")
+    var url: String
+
+    @Option(help: ArgumentHelp("The PEM file of the one root to trust.", valueName: "pem"))
+    var cafile: String
+
+    @Option(help: "The most requests in the timed loop.")
+    var count = 1000
+
+    @Option(help: "Untimed requests first, on the same connections.")
+    var warmup = 100
+
+    @Option(help: "Requests in flight at once.")
+    var inflight = 1
+
+    @Option(help: "No request starts after this many seconds of the timed loop (0: no limit).")
+    var seconds = 10.0
+
+    @Flag(help: "Send Connection: close, so that every request is a new connection and a full TLS handshake.")
+    var close = false
+
+    @Flag(help: "Offer HTTP/2 in ALPN (the reference stack and URLSession always do).")
+    var http2 = false
+
+    @Option(help: ArgumentHelp("Pin the key of the certificate in this PEM file (the reference stack).", valueName: "pem"))
+    var pin: String?
+
+    @Option(help: "The reference stack's validation profile (a tree that has Configuration.validationProfile).")
+    var profile: Profile?
+
+    @Option(help: ArgumentHelp("A client certificate chain to present (PEM); needs --client-key.", valueName: "pem"))
+    var clientCert: String?
+
+    @Option(help: ArgumentHelp("The client certificate's key (PEM).", valueName: "pem"))
+    var clientKey: String?
+
+    func validate() throws {
+        guard target != nil else { throw ValidationError("--url needs an absolute URL, not \(url)") }
+        guard count >= 0, warmup >= 0 else { throw ValidationError("--count and --warmup need 0 or more requests") }
+        guard inflight >= 1 else { throw ValidationError("--inflight needs at least 1 request, not \(inflight)") }
+        guard seconds >= 0, seconds.isFinite else { throw ValidationError("--seconds needs 0 or more seconds, not \(seconds)") }
+        guard (clientCert == nil) == (clientKey == nil) else { throw ValidationError("--client-cert and --client-key go together") }
+        #if !BENCH_VALIDATION_PROFILES
+        if profile != nil { throw ValidationError("--profile: this tree has no Configuration.validationProfile") }
+        #endif
+    }
+
+    /// The URL, when it is an absolute one.
+    var target: URL? { URL(string: url).flatMap { $0.host == nil ? nil : $0 } }
+
+    func run() throws {
+        guard let target else { throw ValidationError("--url needs an absolute URL, not \(url)") }
+        let plan = Plan(
+            url: target, cafile: cafile, count: count, warmup: warmup, inflight: inflight, seconds: seconds, close: close,
+            http2: http2, clientCertificate: clientCert.map { ($0, clientKey ?? "") })
+        let cpuBefore = cpuSeconds()
+        let outcome: Outcome
+        switch client {
+        case .libcurl: outcome = libcurl(plan)
+        case .reference: outcome = referenceCallbacks(try makeStack(plan, self), plan)
+        case .referenceAsync: outcome = referenceAsync(try makeStack(plan, self), plan)
+        case .ahc: outcome = asyncHTTPClient(plan)
+        case .urlsession: outcome = urlSession(plan)
+        }
+        let sorted = outcome.latencies.sorted()
+        let fields: [String: Any] = [
+            "client": client.rawValue, "completed": outcome.completed, "failures": outcome.failures, "bytes": outcome.bytes,
+            "seconds": outcome.seconds, "p50_us": percentile(sorted, 0.5), "p99_us": percentile(sorted, 0.99),
+            "cpus": allowedCPUs(), "cpu_seconds": cpuSeconds() - cpuBefore, "pinned": pin != nil,
+            "profile": client.rawValue.hasPrefix("reference") ? profileName(self) : "-",
+            "client_certificate": plan.clientCertificate != nil,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
 }
+
+Bench.main()

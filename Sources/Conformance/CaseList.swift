@@ -33,7 +33,9 @@ package enum CaseList {
             var cases: [Entry]
         }
         let entries = cases.map {
-            Entry(id: $0.id, level: $0.level.rawValue, rules: $0.rules, requiredFeatures: $0.requires.map(\.rawValue).sorted(), title: $0.title)
+            Entry(
+                id: $0.id, level: $0.level.rawValue, rules: $0.rules, requiredFeatures: $0.requires.map(\.rawValue).sorted(),
+                title: $0.title)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -6,7 +6,7 @@ import NetworkCore
 struct WorkerProcess: Sendable {
     /// The executable to run: this process's own.
     let executable: String
-    /// The worker's arguments (the flag, the subject, the options that shape a case).
+    /// The worker's arguments: the command's own, so that it builds the same subject, then the flag and the watchdog.
     let arguments: [String]
     /// Seconds without a message after which the worker is taken for stuck and killed: well over the longest
     /// a case can take, so that only a subject blocked outside every watchdog (in `tearDown`, say) hits it.

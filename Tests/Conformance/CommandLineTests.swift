@@ -78,7 +78,10 @@ struct CommandLineTests {
 
     @Test("each --filter adds to the ones before it, and each may be a comma list")
     func filtersAddUp() throws {
-        #expect(try ConformanceOptions.parse(["--filter", "a.*", "--filter", "b,c", "--rule", "PIN-7", "--rule", "ERR-1"]).filter == ["a.*", "b,c"])
+        #expect(
+            try ConformanceOptions.parse(["--filter", "a.*", "--filter", "b,c", "--rule", "PIN-7", "--rule", "ERR-1"]).filter == [
+                "a.*", "b,c",
+            ])
         let output = temporaryPath("filters.json")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let status = run([
@@ -156,7 +159,9 @@ struct CommandLineTests {
         #expect(cases.first?["requiredFeatures"] as? [String] == ["custom-trust-roots"])
         #expect(cases.first?["title"] as? String == "a 200 over TLS to a valid chain succeeds")
         let text = try conformance.run(["list", "--filter", "body.success.tls"])
-        #expect(text.output == "body.success.tls\tMUST\tFETCH-6,TRUST-1\tcustom-trust-roots\ta 200 over TLS to a valid chain succeeds\n1 cases\n")
+        #expect(
+            text.output
+                == "body.success.tls\tMUST\tFETCH-6,TRUST-1\tcustom-trust-roots\ta 200 over TLS to a valid chain succeeds\n1 cases\n")
         #expect(try conformance.run(["--list", "--filter", "body.success.tls"]).output == text.output, "the old spelling still lists")
     }
 

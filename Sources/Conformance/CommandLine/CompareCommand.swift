@@ -10,7 +10,9 @@ struct CompareCommand: ConformanceSubcommand {
             otherwise; 65 for a file that is not a report this build reads, 66 for a missing one.
             """)
 
-    @Argument(help: ArgumentHelp("The earlier JSON report (run --format json).", valueName: "baseline.json"), completion: .file(extensions: ["json"]))
+    @Argument(
+        help: ArgumentHelp("The earlier JSON report (run --format json).", valueName: "baseline.json"),
+        completion: .file(extensions: ["json"]))
     var baseline: String
 
     @Argument(help: ArgumentHelp("The later JSON report.", valueName: "current.json"), completion: .file(extensions: ["json"]))

@@ -40,7 +40,9 @@ public struct ConformanceOptions: ParsableArguments {
     public var output: String?
 
     /// How many times each case runs (`--repeat`, 1 by default); a case whose runs disagree is ``Verdict/flaky``.
-    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ArgumentHelp("Run each case N times; a case whose verdicts differ is FLAKY.", valueName: "n"))
+    @Option(
+        name: .customLong("repeat"), parsing: .unconditional,
+        help: ArgumentHelp("Run each case N times; a case whose verdicts differ is FLAKY.", valueName: "n"))
     public var repeats: Int = 1
 
     /// How many cases run at once (`--jobs`, `-j`; 6 by default).

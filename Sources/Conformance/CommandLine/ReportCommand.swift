@@ -22,14 +22,20 @@ struct ReportCommand: ConformanceSubcommand {
     @Flag(help: "Draw reports of different suite versions together.")
     var allowMixed = false
 
-    @Option(help: ArgumentHelp("The folder of the spec's rule files, for the rules' text (default docs/spec).", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp("The folder of the spec's rule files, for the rules' text (default docs/spec).", valueName: "dir"),
+        completion: .directory)
     var spec: String?
 
-    @Argument(help: ArgumentHelp("JSON reports (run --format json), one column each.", valueName: "report.json"), completion: .file(extensions: ["json"]))
+    @Argument(
+        help: ArgumentHelp("JSON reports (run --format json), one column each.", valueName: "report.json"),
+        completion: .file(extensions: ["json"]))
     var reports: [String] = []
 
     func validate() throws {
-        guard !reports.isEmpty else { throw ValidationError("report needs at least one JSON report: report --html OUT.html A.json [B.json …]") }
+        guard !reports.isEmpty else {
+            throw ValidationError("report needs at least one JSON report: report --html OUT.html A.json [B.json …]")
+        }
     }
 
     func execute(_ context: CommandContext) throws -> Int32 {

@@ -125,7 +125,7 @@ struct CommandLineTests {
             let outcome = try conformance.run(arguments)
             #expect(outcome.status == 0)
             #expect(
-                outcome.output == "PinnedNetwork \(ConformanceVersion.package), conformance suite \(SuiteReport.suiteVersion), "
+                outcome.output == "PinnedNetwork \(PinnedNetworkVersion.package), conformance suite \(SuiteReport.suiteVersion), "
                     + "report schema \(SuiteReport.schemaVersion)\n")
         }
     }

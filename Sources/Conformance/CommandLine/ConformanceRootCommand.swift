@@ -17,7 +17,7 @@ struct ConformanceRootCommand: ParsableCommand {
                 65 for an input it cannot use, 66 for a missing input, 73 for an output it cannot create, 74 for a \
                 read or write that failed. Nothing is written on an error.
                 """,
-            version: ConformanceVersion.line,
+            version: PinnedNetworkVersion.line,
             subcommands: [
                 RunCommand.self, ListCommand.self, CompareCommand.self, CoverageCommand.self, ReportCommand.self, VersionCommand.self,
             ],

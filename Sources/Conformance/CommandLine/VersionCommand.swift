@@ -6,7 +6,7 @@ struct VersionCommand: ConformanceSubcommand {
         commandName: "version", abstract: "Prints the package's release, the suite's version and the report schema's version.")
 
     func execute(_ context: CommandContext) throws -> Int32 {
-        print(ConformanceVersion.line)
+        print(PinnedNetworkVersion.line)
         return 0
     }
 }

@@ -10,8 +10,14 @@ package enum CaseAction: Sendable, Hashable {
     case cancel(CancelStage)
     /// Cancel the Swift task of an async fetch while its request is in flight.
     case cancelAsyncTask
+    /// Call the async fetch from a Swift task that is already cancelled.
+    case asyncFetchInCancelledTask
     /// Fetch, then release the stack while the request is in flight.
     case releaseStackInFlight
+    /// Fetch, wait for the failed hook, run a second fetch of `probePath` on the same stack to its completion (the
+    /// event that proves the first one's delayed retry began to wait, as in ``cancelWhileRetryWaits(probePath:retryDelay:)``),
+    /// then release the stack. The outcome is the first fetch's.
+    case releaseStackWhileRetryWaits(probePath: String)
     /// Fetch the same resource value this many times, one after the other; the outcome is the last one's.
     case sequential(Int)
     /// Fetch, change the handler's configuration (its ``ReconfigurableChallengeHandler/reconfigure``), then

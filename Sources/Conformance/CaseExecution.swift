@@ -101,7 +101,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let resource = ResourceBuilder.resource(for: testCase.resource, context: waits.context)
         let ending = testCase.expected.checks.contains(.noRetryHookAfterCancel)
         guard let driver = testCase.action.driver(endingAbandonedTransfers: ending) else {
-            return try StackReleaseDriver.drive(&stack, resource: resource, waits)
+            return try testCase.action.stackRelease.drive(&stack, resource: resource, waits)
         }
         guard let stack else { return }
         let guarded = GuardedStack(stack, context: waits.context)

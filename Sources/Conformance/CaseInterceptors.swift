@@ -92,6 +92,18 @@ struct RecoveringInterceptor: URLSessionResourceInterceptor {
     }
 }
 
+/// Keeps its make-request hook's handler in the case's context and answers nothing (the runner answers late).
+struct PendingInterceptor: URLSessionResourceInterceptor {
+    let context: CaseContext
+
+    func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
+        -> Cancelable
+    {
+        context.keepPendingHandler(handler)
+        return DummyCancelable()
+    }
+}
+
 /// Cancels the fetch from the failed hook, then answers an action.
 struct CancellingInterceptor: URLSessionResourceInterceptor {
     let action: Retry.Action

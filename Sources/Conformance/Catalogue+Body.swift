@@ -4,6 +4,13 @@ import NetworkCore
 
 extension Catalogue {
 
+    /// A request body that is not text: every byte value (7 is prime to 256, so 7·i + 3 runs through all of them), one
+    /// byte past 64 KiB.
+    private static let binaryBody = Data((0..<65_537).map { UInt8(truncatingIfNeeded: 7 &* $0 &+ 3) })
+
+    /// A request target with everything a URL library might decode, re-encode or reorder.
+    private static let encodedTarget = "/files/a%2Fb/c%20d%c3%a9?q=x+y%2Bz&b=2&a=1&b=1&empty=&flag"
+
     /// Payloads, methods, 204/205, decoding and the request the server receives.
     static var body: [ConformanceCase] {
         var cases: [ConformanceCase] = [
@@ -71,10 +78,27 @@ extension Catalogue {
                         .requestHeader(index: 0, name: "Content-Type", value: "application/json"),
                     ])),
             ConformanceCase(
+                id: "body.request-body-binary", title: "a binary request body of 64 KiB and a byte reaches the server byte for byte",
+                rules: ["HTTP-2"],
+                explanation:
+                    "A PUT whose body is 65,537 bytes holding every byte value, NUL, CR and LF among them, and no valid UTF-8: the server receives exactly those bytes. A stack that hands its library the body as a C string (stopping at the first NUL), as text, or in one buffer of the library's usual 64 KiB passes body.request-body-sent, whose body is short JSON, and sends less, or other bytes, here.",
+                server: .plain(ok()),
+                resource: ResourceSpec().with {
+                    $0.method = "PUT"; $0.body = binaryBody
+                },
+                expected: Expectation(success(), journal: .requests(1), checks: [.requestBodyBytes(index: 0, body: binaryBody)])),
+            ConformanceCase(
                 id: "body.query-preserved", title: "the path and query reach the server unchanged",
                 rules: ["HTTP-4"], explanation: "The request-target is the URL's path and query.",
                 server: .plain(ok()), resource: ResourceSpec().with { $0.target = .server("/items/42?sort=asc&page=2") },
                 expected: Expectation(success(), checks: [.requestPath(index: 0, path: "/items/42?sort=asc&page=2")])),
+            ConformanceCase(
+                id: "body.query-preserved.encoded", title: "percent-encoded and reserved characters reach the server as written",
+                rules: ["HTTP-4"],
+                explanation:
+                    "The target \(encodedTarget) holds an encoded slash and space in the path, lower-case escapes, a plus and an encoded plus, a repeated key out of order, an empty value and a key without one: the server receives it character for character. A stack that rebuilds the URL from its decoded path or query items (decoding %2F into a path separator, re-encoding +, sorting keys) passes body.query-preserved, which has nothing to decode, and changes the target here.",
+                server: .plain(ok()), resource: ResourceSpec().with { $0.target = .server(encodedTarget) },
+                expected: Expectation(success(), checks: [.requestPath(index: 0, path: encodedTarget)])),
             ConformanceCase(
                 id: "body.headers-sent", title: "request headers reach the server",
                 rules: ["HTTP-3"], explanation: "Headers set on the request are sent as set.",
@@ -103,6 +127,16 @@ extension Catalogue {
                 id: "body.async-fetch", title: "the async fetch returns the value",
                 rules: ["FETCH-13"], explanation: "fetch(resource:) async returns the same value the completion would get.",
                 server: .plain(ok("async")), action: .fetchAsync, expected: Expectation(success("async"))),
+            ConformanceCase(
+                id: "body.async-fetch.error", title: "the async fetch throws the error, decoded API error included",
+                rules: ["FETCH-13", "ERR-3"],
+                explanation:
+                    "fetch(resource:) async of a 422 with a JSON error body, on a resource that decodes API errors: it throws .http(422) with the decoded APIError(7, bad input), the error the completion would get. body.async-fetch checks only the value; an async form that turns failures into another error, or drops their payload, passes it and fails here.",
+                server: .plain(
+                    MockResponse(
+                        status: 422, headers: ["Content-Type": "application/json"], body: Data(#"{"code":7,"message":"bad input"}"#.utf8))),
+                resource: ResourceSpec().with { $0.errorDecoding = .jsonAPIError }, action: .fetchAsync,
+                expected: Expectation(Outcome(kind: .http, status: 422, apiError: "APIError(7, bad input)"), journal: .requests(1))),
             ConformanceCase(
                 id: "body.keep-alive-reuse", title: "sequential fetches reuse one connection", rules: ["HTTP-12"], level: .should,
                 explanation: "Three fetches one after the other on a keep-alive server need one connection.",

@@ -7,7 +7,8 @@ extension Catalogue {
     /// Servers that ask who the client is (TLS client authentication), under TLS 1.2 and TLS 1.3: the client's
     /// answer through its handler, and the code of every refusal.
     static var clientCertificates: [ConformanceCase] {
-        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity] + postHandshake
+        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity, reuseWithAnIdentityAfterNone]
+            + postHandshake
     }
 
     /// A TLS 1.3 server that asks only after the handshake, once it has read the request head: libcurl offers
@@ -117,5 +118,18 @@ extension Catalogue {
             expected: Expectation(
                 success(), journal: JournalExpectation(connections: 2, requests: 2),
                 checks: [.presentedClientCertificates([clientLeaf, "none"])]))
+    }
+
+    private static var reuseWithAnIdentityAfterNone: ConformanceCase {
+        ConformanceCase(
+            id: "clientcert.reuse.identity-after-none",
+            title: "a fetch whose handler now presents an identity does not reuse a connection that presented none", rules: ["TRUST-12"],
+            explanation:
+                "The server (TLS 1.2) asks for a client certificate but does not require one. The handler first presents none; it is then reconfigured to present an identity issued under root A, and a second fetch follows: it must go on a new connection, which presents that identity, rather than on the pooled one. A stack that asks its handler again only on connections that presented an identity passes clientcert.reuse.another-identity and sends this fetch anonymously.",
+            server: asking(.optional, .tls12), stack: StackSetup(handler: .presentingOnceReconfigured("client-valid")),
+            action: .fetchReconfigureFetch,
+            expected: Expectation(
+                success(), journal: JournalExpectation(connections: 2, requests: 2),
+                checks: [.presentedClientCertificates(["none", clientLeaf])]))
     }
 }

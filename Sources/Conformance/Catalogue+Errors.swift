@@ -47,11 +47,38 @@ extension Catalogue {
                 server: .plain(MockResponse(status: 401, headers: ["WWW-Authenticate": #"Basic realm="conformance""#])),
                 expected: Expectation(Outcome(kind: .http, status: 401), journal: .requests(1))),
             ConformanceCase(
+                id: "error.http.unauthorized-with-digest-challenge", title: "a 401 with a Digest challenge completes with http(401)",
+                rules: ["ERR-4"],
+                explanation:
+                    "As error.http.unauthorized-with-challenge, with a Digest challenge (realm, nonce, qop) instead of Basic: .http(401) after one request. HTTP libraries answer the schemes they consider safe by themselves (libcurl's CURLAUTH_ANYSAFE leaves out Basic only), so a stack that let its library authenticate would pass the Basic case, then send a second request with an Authorization header here.",
+                server: .plain(
+                    MockResponse(
+                        status: 401,
+                        headers: [
+                            "WWW-Authenticate":
+                                #"Digest realm="conformance", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", algorithm=MD5"#
+                        ],
+                        body: Data("unauthorized".utf8))),
+                expected: Expectation(
+                    Outcome(kind: .http, status: 401), journal: .requests(1),
+                    checks: [.requestHeader(index: 0, name: "Authorization", value: nil)])),
+            ConformanceCase(
                 id: "error.no-data.escape-hatch", title: "a status listed as allowing an empty body succeeds without one",
                 rules: ["FETCH-9"],
                 explanation: "A 201 with no body on a resource whose emptyBodyStatusCodes holds 201: success with empty data.",
                 server: .plain(status(201)), resource: ResourceSpec().with { $0.emptyBodyStatusCodes = [201] },
                 expected: Expectation(success("", status: 201))),
+            ConformanceCase(
+                id: "error.no-data.escape-hatch.on-retry",
+                title: "a status listed as allowing an empty body succeeds without one on a retry",
+                rules: ["FETCH-9"],
+                explanation:
+                    "A resource whose emptyBodyStatusCodes holds 202: a 503 is retried at once, and the retry is answered 202 with no body: success with empty data. A stack that builds the next attempt's resource field by field, leaving out emptyBodyStatusCodes (its default is empty), passes error.no-data.escape-hatch and fails the retry with noData(202) here.",
+                server: .plain(status(503), status(202)),
+                resource: ResourceSpec().with {
+                    $0.emptyBodyStatusCodes = [202]; $0.interceptors = [.recorder("a", actions: [.retry])]
+                },
+                expected: Expectation(success("", status: 202), journal: .requests(2))),
             ConformanceCase(
                 id: "error.url.connection-refused", title: "a refused connection is url(cannotConnectToHost)",
                 rules: ["ERR-6"],

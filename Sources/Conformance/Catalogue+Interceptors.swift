@@ -74,6 +74,14 @@ extension Catalogue {
                 },
                 expected: Expectation(success("recovered"), checks: [.requestPath(index: 0, path: "/recovered")])),
             ConformanceCase(
+                id: "interceptor.make-request.fails-then-recovers",
+                title: "a request an interceptor turned into a failure, and a later one back into a request, is sent",
+                rules: ["FETCH-5", "FETCH-2"],
+                explanation:
+                    "The request maker succeeds; the first interceptor turns its request into a failure, the second turns that failure into a request for /recovered: the stack acts only on the final result, so /recovered is sent and succeeds. A stack that stops the chain at the first interceptor that fails passes interceptor.make-request.recovers (where the maker fails) and completes with noRequest here.",
+                server: .plain(ok("recovered")), resource: .intercepted(.failRequest, .recoverRequest(path: "/recovered")),
+                expected: Expectation(success("recovered"), journal: .requests(1), checks: [.requestPath(index: 0, path: "/recovered")])),
+            ConformanceCase(
                 id: "interceptor.make-request.asynchronous-maker", title: "an asynchronous request maker is waited for",
                 rules: ["FETCH-3"], explanation: "The base request arrives 50 ms later, from another thread: it is sent.",
                 server: .plain(ok("async maker")), resource: ResourceSpec().with { $0.requestMaking = .asynchronous(after: 0.05) },

@@ -153,6 +153,23 @@ extension Catalogue {
                 explanation: "A policy for localhost pinning an unknown key and the backup: the verified chain has neither pin.",
                 handler: .evaluator("pin unknown + backup") { try localhost([unknownPin, try $0.backupPin()]) }, .refused("noPinMatched"),
                 checks: [.challenges(1)]),
+            pinCase(
+                "pin.order.root-to-leaf.root-not-served", "checking root to leaf finds a pin on the root the server does not send",
+                rules: ["PIN-5"],
+                explanation:
+                    "certificateCheckingOrder rootToLeaf with only root A pinned (and the backup): the verified chain ends at root A, so the server is trusted, as it is leaf to root (pin.intermediate.root-not-served). A search that walks the served certificates backwards, instead of the verified chain, passes pin.order.root-to-leaf and never meets root A here.",
+                handler: .evaluator("pin root A, rootToLeaf", order: .rootToLeaf) {
+                    try localhost([try $0.pin("valid-ec256", "root"), try $0.backupPin()])
+                }, .accepted),
+            pinCase(
+                "pin.mismatch.trusted-root-of-another-chain",
+                "a pin on a root the stack trusts, but not the one this chain ends at, is refused with noPinMatched",
+                rules: ["PIN-6", "TRUST-3"],
+                explanation:
+                    "The stack trusts roots A and B; valid-ec256 chains to root A, and the policy pins root B (and the backup): no certificate of the verified chain has a pin, so the server is refused. A stack that hands the handler its trusted roots as part of the verified chain, rather than the one anchor the verifier reached, passes pin.mismatch.no-pin-matched, whose pins are on no certificate at all, and is accepted here.",
+                trustedRoots: ["roots/root-a.pem", "roots/root-b.pem"],
+                handler: .evaluator("pin root B + backup") { try localhost([try $0.pin("attacker-ca", "root"), try $0.backupPin()]) },
+                .refused("noPinMatched")),
         ]
     }
 

@@ -132,6 +132,16 @@ extension Catalogue {
                 expected: Expectation(success("again"), journal: .requests(2), checks: [.scheduledRetryCounts([0, 1])])))
         cases.append(
             ConformanceCase(
+                id: "retry.action.retry-after-a-delayed-one", title: "the action retry after a delayed retry adds no delay of its own",
+                rules: ["RETRY-3", "RETRY-4"],
+                explanation:
+                    "A 503 answered retryAfter(1/64), a second 503 answered retry, then a 200: the scheduled hooks see total delays 0, 1/64, 1/64. A stack that carries the last delay over to the next retry (a backoff's state left in place) passes retry.action.retry, whose retry comes first, and waits and adds 1/64 again here.",
+                server: .plain(status(503), status(503), ok("again")),
+                resource: .intercepted(.recorder("a", actions: [.retryAfter(d), .retry])),
+                expected: Expectation(
+                    success("again"), journal: .requests(3), checks: [.scheduledTotalDelays([0, d, d]), .scheduledRetryCounts([0, 1, 2])])))
+        cases.append(
+            ConformanceCase(
                 id: "retry.action.retry-after", title: "the action retryAfter waits, and adds the delay to the total",
                 rules: ["RETRY-4"], explanation: "A 500, then .retryAfter(0.05), then a 200: the second attempt sees totalDelay 0.05.",
                 server: .plain(status(500), ok("later")), resource: .intercepted(.recorder("a", actions: [.retryAfter(0.05)])),
@@ -200,6 +210,15 @@ extension Catalogue {
                 expected: Expectation(success(), checks: [.distinctTaskIdentifiers(3)])))
         cases.append(
             ConformanceCase(
+                id: "retry.state.task-identifier-per-hook", title: "each attempt's hooks carry that attempt's task identifier",
+                rules: ["FETCH-11"],
+                explanation:
+                    "Three attempts, the second after retryAfter(1/64): each scheduled hook carries a new identifier, and the failed or success hook after it the same one. A stack that numbers the next task before it asks the interceptors about the last one passes retry.state.new-task-per-attempt (still three distinct identifiers) and gives each failed hook the next attempt's identifier here.",
+                server: .plain(status(500), status(503), ok()), resource: .intercepted(.recorder("a", actions: [.retryAfter(d), .retry])),
+                expected: Expectation(
+                    success(), journal: .requests(3), checks: [.hooksCarryTheirAttemptsIdentifier, .distinctTaskIdentifiers(3)])))
+        cases.append(
+            ConformanceCase(
                 id: "retry.state.resource-not-mutated", title: "fetching the same resource value again starts from an empty state",
                 rules: ["FETCH-12"],
                 explanation:
@@ -207,6 +226,17 @@ extension Catalogue {
                 server: .plain(status(500), ok("first"), ok("second")), resource: .intercepted(.recorder("a", actions: [.retry])),
                 action: .sequential(2),
                 expected: Expectation(success("second"), checks: [.scheduledRetryCounts([0, 1, 0])])))
+        cases.append(
+            ConformanceCase(
+                id: "retry.state.resource-not-mutated.after-failure",
+                title: "a fetch that ran out of retries leaves the resource value's state empty for the next",
+                rules: ["FETCH-12"],
+                explanation:
+                    "Two sequential fetches of one resource value under maxRetries(1): the first fails twice and ends with .retry(.retries(1)); the second starts with an empty state, so its 500 is retried and its 200 succeeds, the scheduled hooks seeing retry counts 0, 1, 0, 1. A stack that keeps a resource's retry state beside it and clears it when a fetch succeeds passes retry.state.resource-not-mutated and refuses the second fetch's first retry here.",
+                server: .plain(status(500), status(500), status(500), ok("second")),
+                resource: .intercepted(.recorder("a"), .policy(.maxRetries(1))), action: .sequential(2),
+                expected: Expectation(
+                    success("second"), journal: .requests(4), checks: [.scheduledRetryCounts([0, 1, 0, 1]), .completions(2)])))
 
         // What is and is not retried.
         cases.append(

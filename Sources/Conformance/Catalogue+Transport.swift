@@ -150,6 +150,14 @@ extension Catalogue {
                 expected: Expectation(url(.unsupportedURL), journal: JournalExpectation(connections: 0))))
         cases.append(
             ConformanceCase(
+                id: "transport.unsupported-scheme.gopher", title: "a gopher URL to a listening server is url(unsupportedURL)",
+                rules: ["ERR-14"],
+                explanation:
+                    "gopher://, to the case's own server: the stack fails with unsupportedURL, and the server never sees a connection. libcurl speaks gopher (and dict, telnet, …), so a stack that refuses the schemes it knows are not HTTP, such as ftp, instead of every scheme but http and https, passes transport.unsupported-scheme and connects here.",
+                server: .plain(ok()), resource: ResourceSpec().with { $0.target = .otherScheme("gopher") },
+                expected: Expectation(url(.unsupportedURL), journal: JournalExpectation(connections: 0))))
+        cases.append(
+            ConformanceCase(
                 id: "transport.timeout-is-retryable", title: "a timed-out attempt goes through the interceptors and can be retried",
                 rules: ["RETRY-1"],
                 explanation: "url errors are retryable: a stall, then a 200, with maxRetries(1), succeeds on the second attempt.",

@@ -183,6 +183,15 @@ extension Catalogue {
                     "valid-ec384 chains to its own root, which the stack is not given: unable to get the issuer, url(serverCertificateUntrusted).",
                 requires: [.exclusiveTrustRoots], server: .tls("valid-ec384", ok()), stack: StackSetup(trustedRoots: root),
                 expected: Expectation(url(.serverCertificateUntrusted), journal: JournalExpectation(requests: 0, noApplicationBytes: true))),
+            ConformanceCase(
+                id: "trust.roots.every-configured-root",
+                title: "a stack given three roots trusts a chain to the one in the middle",
+                rules: ["TRUST-2"],
+                explanation:
+                    "The stack trusts only root B, valid-ec384's own root and root A, in that order; valid-ec384 chains to the second: the fetch succeeds. A stack that keeps one root file where it was given several (libcurl's CAINFO names one file: set once per root, the last one wins) passes trust.roots.system-store-not-trusted, which gives it one root, and refuses this chain.",
+                server: .tls("valid-ec384", ok()),
+                stack: StackSetup(trustedRoots: ["roots/root-b.pem", "valid-ec384/root.pem", "roots/root-a.pem"]),
+                expected: Expectation(success(), journal: .requests(1))),
         ]
     }
 

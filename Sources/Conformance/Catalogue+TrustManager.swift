@@ -20,6 +20,14 @@ extension Catalogue {
                 handler: .trustManager("disabled") { manager, _ in [manager.create(type: .disabled, hostName: "localhost")] },
                 .accepted),
             pinCase(
+                "pin.trust-manager.disabled-accepts-wrong-host", "a disabled policy trusts a certificate issued for another host",
+                rules: ["TM-2"],
+                explanation:
+                    "wrong-host (a chain to trusted root A, for wrong.example.test only) under a disabled policy for localhost: accepted. Host-name checking is a separate step of standard validation (libcurl's VERIFYHOST beside VERIFYPEER), so a disabled policy that skips only the chain's trust passes pin.trust-manager.disabled-accepts-untrusted and refuses this one.",
+                scenario: "wrong-host",
+                handler: .trustManager("disabled") { manager, _ in [manager.create(type: .disabled, hostName: "localhost")] },
+                .accepted),
+            pinCase(
                 "pin.trust-manager.standard-accepts-valid", "a standard policy trusts a valid chain",
                 rules: ["TM-3"], explanation: "valid-ec256 under a standard policy: accepted.",
                 handler: .trustManager("standard") { manager, _ in [manager.create(type: .standard, hostName: "localhost")] }, .accepted),
@@ -35,6 +43,16 @@ extension Catalogue {
                 handler: .trustManager("other host only") { manager, _ in [manager.create(type: .standard, hostName: "other.example.test")]
                 },
                 .refused("noPolicyForHost")),
+            pinCase(
+                "pin.trust-manager.policy-name-spelling", "a policy named LocalHost. is the policy for localhost",
+                rules: ["TM-1"],
+                explanation:
+                    "The manager's only policy is a custom one refusing every server, created for LocalHost. (capitals, trailing dot); a request to localhost finds it, so its closure refuses the server (refused, not noPolicyForHost). A manager that files a policy under the name as written, and looks hosts up in canonical form, passes pin.trust-manager.no-policy-for-host and misses this policy.",
+                handler: .trustManager("custom → false, for LocalHost.") { manager, _ in
+                    let settings = ValidationSettings.defaultSettings
+                    settings.customValidation = { _ in false }
+                    return [manager.create(type: .custom, hostName: "LocalHost.", settings: settings)]
+                }, .refused("refused")),
             pinCase(
                 "pin.trust-manager.custom-accepts", "a custom closure that returns true trusts the server, even an untrusted chain",
                 rules: ["TM-4"], explanation: "untrusted-root under a custom policy whose closure returns true: accepted.",

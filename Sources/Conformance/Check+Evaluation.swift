@@ -28,12 +28,20 @@ extension Check {
             return differs(seen.primaryHooks("scheduled").map(\.totalDelay), about: expected)
         case .distinctTaskIdentifiers(let expected):
             return differs(Set(seen.hookLog.compactMap(\.taskIdentifier)).count, expected)
+        case .hooksCarryTheirAttemptsIdentifier:
+            return seen.hookLog.firstMisattributedTaskIdentifier
         case .requestHeader(let index, let name, let value):
             return request(index, in: seen) { $0.header(name) == value ? nil : $0.header(name) ?? "absent" }
         case .requestMethod(let index, let method):
             return request(index, in: seen) { $0.method == method ? nil : $0.method }
         case .requestBody(let index, let body):
             return request(index, in: seen) { $0.bodyText == body ? nil : $0.bodyText.debugDescription }
+        case .requestBodyBytes(let index, let body):
+            return request(index, in: seen) { request in
+                guard request.body != body else { return nil }
+                let differing = zip(request.body, body).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                return "\(request.body.count) bytes, the first difference at byte \(differing ?? min(request.body.count, body.count))"
+            }
         case .requestPath(let index, let path):
             return request(index, in: seen) { $0.target == path ? nil : $0.target }
         case .requestSNI(let index, let name):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A further expectation of a case, beyond its outcome and journal: what the interceptors saw, what
 /// the server received, what the trust handler was asked.
 package enum Check: Sendable, Hashable, CustomStringConvertible {
@@ -18,12 +20,17 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     case scheduledTotalDelays([Double])
     /// How many distinct task identifiers the recording interceptors saw (one per attempt).
     case distinctTaskIdentifiers(Int)
+    /// Every scheduled hook carried an identifier no earlier hook had (a new task), and every failed or success
+    /// hook the identifier of the scheduled hook before it (the task it reports on), for each recording interceptor.
+    case hooksCarryTheirAttemptsIdentifier
     /// The request at this index (arrival order, from 0) carried this header value (`nil`: no such header).
     case requestHeader(index: Int, name: String, value: String?)
     /// The request at this index used this method.
     case requestMethod(index: Int, method: String)
     /// The request at this index carried this body (UTF-8).
     case requestBody(index: Int, body: String)
+    /// The request at this index carried exactly these bytes as its body: for bodies that are not text.
+    case requestBodyBytes(index: Int, body: Data)
     /// The request at this index asked for this path.
     case requestPath(index: Int, path: String)
     /// The completion ran exactly this many times (checked after a grace period).
@@ -65,9 +72,11 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         case .scheduledRetryCounts(let counts): "scheduled-hook retry counts \(counts)"
         case .scheduledTotalDelays(let delays): "scheduled-hook total delays \(delays)"
         case .distinctTaskIdentifiers(let n): "\(n) distinct task identifiers"
+        case .hooksCarryTheirAttemptsIdentifier: "each attempt's hooks carry that attempt's own task identifier"
         case .requestHeader(let index, let name, let value): "request #\(index) header \(name) = \(value ?? "absent")"
         case .requestMethod(let index, let method): "request #\(index) method \(method)"
         case .requestBody(let index, let body): "request #\(index) body \(body.debugDescription)"
+        case .requestBodyBytes(let index, let body): "request #\(index) body of \(body.count) bytes, SHA-256 \(SHA256.hex(body))"
         case .requestPath(let index, let path): "request #\(index) path \(path)"
         case .completions(let n): "completion called exactly \(n) time(s)"
         case .priorityCalls(let calls): "priority closure calls \(calls)"

@@ -23,7 +23,18 @@ extension HandlerSpec {
             name: "presenting(\(scenario)), then none", readsVerifiedChain: false, judgesServers: false, answersClientCertificates: true
         ) { fixtures in
             let handler = SwitchableClientIdentity(try fixtures.clientIdentity(scenario))
-            return ReconfigurableChallengeHandler(wrapped: handler) { handler.stopPresenting() }
+            return ReconfigurableChallengeHandler(wrapped: handler) { handler.present(nil) }
+        }
+    }
+
+    /// Presents no identity until ``CaseAction/fetchReconfigureFetch`` reconfigures it, then a client scenario's.
+    package static func presentingOnceReconfigured(_ scenario: String) -> HandlerSpec {
+        HandlerSpec(
+            name: "presenting none, then \(scenario)", readsVerifiedChain: false, judgesServers: false, answersClientCertificates: true
+        ) { fixtures in
+            let identity = try fixtures.clientIdentity(scenario)
+            let handler = SwitchableClientIdentity(nil)
+            return ReconfigurableChallengeHandler(wrapped: handler) { handler.present(identity) }
         }
     }
 
@@ -61,13 +72,13 @@ struct CancellingClientCertificates: AuthenticationChallengeHandler {
     func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition { .cancelAuthenticationChallenge }
 }
 
-/// Presents one identity until told to stop, then none.
+/// Presents one identity (or none) until told to present another (or none).
 final class SwitchableClientIdentity: AuthenticationChallengeHandler {
     private let identity: Locked<ClientIdentity?>
 
-    init(_ identity: ClientIdentity) { self.identity = Locked(identity) }
+    init(_ identity: ClientIdentity?) { self.identity = Locked(identity) }
 
-    func stopPresenting() { identity.withLock { $0 = nil } }
+    func present(_ next: ClientIdentity?) { identity.withLock { $0 = next } }
 
     func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition { .performDefaultHandling }
 

@@ -14,6 +14,9 @@ package enum InterceptorSpec: Sendable {
     case failRequest
     /// Turns a failed request result back into a request to this path on the case's server.
     case recoverRequest(path: String)
+    /// Never answers its make-request hook: the case keeps the handler (for cancellation while an interceptor,
+    /// not the base request maker, still makes the request).
+    case pendingRequest
     /// A ``URLRequestAuthenticator``.
     case authenticator(AuthenticatorSpec)
     /// Cancels the fetch from its failed hook, then answers this action (cancellation between completion

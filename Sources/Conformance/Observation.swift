@@ -70,3 +70,26 @@ struct HookEvent: Sendable {
     var retryCount: Int
     var totalDelay: Double
 }
+
+extension [HookEvent] {
+    /// The first hook whose task identifier breaks FETCH-11, described; `nil` when none does. Each recording
+    /// interceptor's hooks are read on their own: a scheduled hook starts an attempt and must carry an identifier
+    /// no earlier hook carried, and a failed or success hook reports on the attempt scheduled last, so it must
+    /// carry that attempt's identifier.
+    var firstMisattributedTaskIdentifier: String? {
+        var seen: [String: Set<Int>] = [:]
+        var current: [String: Int] = [:]
+        for event in self where event.hook != "make" {
+            let name = "\(event.interceptor).\(event.hook)"
+            guard let identifier = event.taskIdentifier else { return "\(name) without a task identifier" }
+            if event.hook == "scheduled" {
+                if seen[event.interceptor, default: []].contains(identifier) { return "\(name) reused task identifier \(identifier)" }
+                current[event.interceptor] = identifier
+            } else if let attempt = current[event.interceptor], identifier != attempt {
+                return "\(name) carried task identifier \(identifier), its attempt's is \(attempt)"
+            }
+            seen[event.interceptor, default: []].insert(identifier)
+        }
+        return nil
+    }
+}

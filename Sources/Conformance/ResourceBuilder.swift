@@ -14,6 +14,10 @@ enum ResourceBuilder {
         // Port 1 (tcpmux) is privileged and unused on loopback: connecting is refused at once.
         case .refusedPort: url = URL(string: "http://127.0.0.1:1/")!
         case .unsupportedScheme: url = URL(string: "ftp://127.0.0.1:1/file")!
+        case .otherScheme(let scheme):
+            var components = URLComponents(url: context.url("/"), resolvingAgainstBaseURL: false)!
+            components.scheme = scheme
+            url = components.url!
         }
         var request = URLRequest(url: url, timeoutInterval: spec.timeout)
         request.httpMethod = spec.method
@@ -78,6 +82,7 @@ enum ResourceBuilder {
         case .setHeader(let name, let value): HeaderInterceptor(name: name, value: value)
         case .failRequest: FailingInterceptor()
         case .recoverRequest(let path): RecoveringInterceptor(url: context.url(path))
+        case .pendingRequest: PendingInterceptor(context: context)
         case .authenticator(let authenticator): SpecAuthenticator(authenticator)
         case .cancelFetchOnFailure(let action): CancellingInterceptor(action: action, context: context)
         }

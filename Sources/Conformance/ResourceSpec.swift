@@ -12,6 +12,8 @@ package struct ResourceSpec: Sendable {
         case refusedPort
         /// A URL whose scheme HTTP stacks do not speak (`ftp://`).
         case unsupportedScheme
+        /// The case's server, under this scheme instead of `http` or `https` (`gopher://127.0.0.1:port/`).
+        case otherScheme(String)
     }
 
     /// Where the request goes.

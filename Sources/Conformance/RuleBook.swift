@@ -5,7 +5,7 @@ import Foundation
 /// The Markdown is the source because each rule needs prose (its reasoning, how it departs from Alicerce)
 /// that would be awkward in Swift; the format it relies on is small and is described in `docs/spec/README.md`:
 /// a `### ID` heading, then a paragraph opening with `**MUST.**` or `**SHOULD.**`, and optionally a line opening
-/// with `*Not checked by the conformance suite:*`.
+/// with `*Not checked by the conformance suite:*` or `*One case is enough:*`.
 package enum RuleBook {
 
     /// A rule file that does not follow the format.
@@ -18,6 +18,7 @@ package enum RuleBook {
     package static let nonRuleFiles: Set<String> = ["README.md", "coverage.md"]
 
     private static let notCheckedMarker = "*Not checked by the conformance suite:*"
+    private static let oneCaseMarker = "*One case is enough:*"
 
     /// The rules of one file, in order.
     package static func parse(_ markdown: String, file: String) throws -> [SpecRule] {
@@ -31,18 +32,19 @@ package enum RuleBook {
             }
             index += 1
             var paragraph: [String] = []
-            var notChecked: [String]?
-            var readingNotChecked = false
+            // The marked paragraphs (not checked, one case is enough), by marker; the one being read, if any.
+            var marked: [String: [String]] = [:]
+            var reading: String?
             while index < lines.count, !lines[index].hasPrefix("#") {
                 let line = lines[index].trimmingCharacters(in: .whitespaces)
-                if line.hasPrefix(notCheckedMarker) {
-                    notChecked = [String(line.dropFirst(notCheckedMarker.count)).trimmingCharacters(in: .whitespaces)]
-                    readingNotChecked = true
+                if let marker = [notCheckedMarker, oneCaseMarker].first(where: line.hasPrefix) {
+                    marked[marker] = [String(line.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)]
+                    reading = marker
                 } else if line.isEmpty {
-                    readingNotChecked = false
+                    reading = nil
                     if paragraph.last?.isEmpty == false { paragraph.append("") }
-                } else if readingNotChecked {
-                    notChecked?.append(line)
+                } else if let marker = reading {
+                    marked[marker]?.append(line)
                 } else {
                     paragraph.append(line)
                 }
@@ -66,7 +68,8 @@ package enum RuleBook {
             rules.append(
                 SpecRule(
                     id: id, level: level, file: file, summary: firstSentence(body.trimmingCharacters(in: .whitespaces)), text: text,
-                    notCheckedReason: notChecked.map { $0.joined(separator: " ") }))
+                    notCheckedReason: marked[notCheckedMarker].map { $0.joined(separator: " ") },
+                    oneCaseReason: marked[oneCaseMarker].map { $0.joined(separator: " ") }))
         }
         return rules
     }

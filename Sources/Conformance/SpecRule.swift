@@ -13,15 +13,22 @@ package struct SpecRule: Sendable, Hashable {
     package var text: String
     /// Why no conformance case can check it, when the rule says so; `nil` for a rule the suite checks.
     package var notCheckedReason: String?
+    /// Why one conformance case is enough to check it, when the rule says so; `nil` for a rule that wants two
+    /// independent cases (a case and its `.h2` variant count as one).
+    package var oneCaseReason: String?
 
     /// Creates a rule; its text is its summary unless given.
-    package init(id: String, level: ConformanceLevel, file: String, summary: String, text: String? = nil, notCheckedReason: String? = nil) {
+    package init(
+        id: String, level: ConformanceLevel, file: String, summary: String, text: String? = nil, notCheckedReason: String? = nil,
+        oneCaseReason: String? = nil
+    ) {
         self.id = id
         self.level = level
         self.file = file
         self.summary = summary
         self.text = text ?? summary
         self.notCheckedReason = notCheckedReason
+        self.oneCaseReason = oneCaseReason
     }
 
     /// The link to the rule from a file in the same directory.

@@ -10,7 +10,7 @@ public struct SuiteReport: Sendable, Codable {
     /// The version of the JSON schema; bumped on any incompatible change.
     public static let schemaVersion = "2.4.0"
     /// The version of the catalogue: bumped when cases are added or retired.
-    public static let suiteVersion = "0.7.0"
+    public static let suiteVersion = "0.8.0"
 
     /// The subject, as it describes itself.
     public struct SubjectInfo: Sendable, Codable {

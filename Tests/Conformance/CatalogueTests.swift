@@ -43,7 +43,8 @@ struct CatalogueTests {
         #expect(
             Set(selected.map(\.id)) == [
                 "pin.backup.only-backup-refused", "pin.backup.chain-pin-and-backup", "cancel.after-completion",
-                "pin.backup.only-backup-refused.h2", "pin.backup.chain-pin-and-backup.h2", "cancel.after-completion.h2",
+                "cancel.after-completion.failure", "pin.backup.only-backup-refused.h2", "pin.backup.chain-pin-and-backup.h2",
+                "cancel.after-completion.h2", "cancel.after-completion.failure.h2",
             ])
     }
 

@@ -44,6 +44,25 @@ struct RuleTests {
         #expect(uncovered.isEmpty, "MUST rules without a case: \(uncovered.map(\.id))")
     }
 
+    @Test("every MUST rule has two independent cases, unless it says why one is enough")
+    func everyMustRuleHasTwoIndependentCases() throws {
+        let cases = Dictionary(grouping: Catalogue.all.flatMap { testCase in testCase.rules.map { ($0, testCase.id) } }, by: \.0)
+            .mapValues { $0.map(\.1) }
+        let rules = try loadRules().filter { $0.level == .must && $0.notCheckedReason == nil }
+        let single = rules.filter { CoverageDocument.independentCount(cases[$0.id] ?? []) == 1 }
+        #expect(single.filter { $0.oneCaseReason == nil }.map(\.id) == [], "MUST rules with one independent case and no reason")
+        let stale = rules.filter { $0.oneCaseReason != nil && CoverageDocument.independentCount(cases[$0.id] ?? []) > 1 }
+        #expect(stale.map(\.id) == [], "say one case is enough, yet have two")
+    }
+
+    @Test("a case and its .h2 variant count as one independent case; other cases count apart")
+    func h2VariantsAreNotIndependent() {
+        #expect(CoverageDocument.independentCount(["body.async-fetch", "body.async-fetch.h2"]) == 1)
+        #expect(CoverageDocument.independentCount(["body.async-fetch", "body.async-fetch.error", "body.async-fetch.h2"]) == 2)
+        #expect(CoverageDocument.independentCount(["http2.only.h2"]) == 1)
+        #expect(CoverageDocument.independentCount([]) == 0)
+    }
+
     @Test("MUST rules the suite cannot check are reported as warnings, each with its reason")
     func uncheckedMustRulesAreReported() throws {
         let unchecked = try loadRules().filter { $0.level == .must && $0.notCheckedReason != nil }
@@ -80,10 +99,24 @@ struct RuleTests {
         #expect(text.contains("| rule | level | count | cases |"))
         #expect(text.contains("| [AREA-1](area.md#area-1) | MUST | 2 | `\(cases[0])`, `\(cases[1])` |"))
         #expect(text.contains("| [AREA-2](area.md#area-2) | SHOULD | 0 | **none** |"))
-        #expect(text.contains("1 of the 1 MUST rules have a case, 0 of them exactly one"))
+        #expect(text.contains("1 of the 1 MUST rules have a case, 0 of them one independent case only"))
+        #expect(text.contains("None: every MUST rule with a case has two independent ones."))
     }
 
-    @Test("a rule is its heading, its level, its first sentence and its whole text; the not-checked line gives the reason")
+    @Test("coverage.md lists the MUST rules checked by one case, with the reason or its absence")
+    func coverageListsSingleCaseRules() {
+        let rules = [
+            SpecRule(id: "AREA-1", level: .must, file: "area.md", summary: "One case.", oneCaseReason: "there is one path."),
+            SpecRule(id: "AREA-2", level: .must, file: "area.md", summary: "One case, no reason."),
+        ]
+        let first = Catalogue.all[0]
+        let text = CoverageDocument.render(rules: rules, cases: [first.citing(["AREA-1", "AREA-2"])])
+        #expect(text.contains("2 of them one independent case only (a case and its `.h2` variant count as one), 1 of which say why"))
+        #expect(text.contains("| [AREA-1](area.md#area-1) | `\(first.id)` | there is one path. |"))
+        #expect(text.contains("| [AREA-2](area.md#area-2) | `\(first.id)` | **not said** |"))
+    }
+
+    @Test("a rule is its heading, its level, its first sentence and its whole text; the marked lines give the reasons")
     func parsesARule() throws {
         let markdown = """
             # Area
@@ -92,6 +125,9 @@ struct RuleTests {
             **MUST.** The first sentence. More detail.
 
             Departs from Alicerce: why.
+
+            *One case is enough:* there is
+            one path.
 
             ### AREA-2
             **SHOULD.** Something
@@ -105,7 +141,7 @@ struct RuleTests {
             rules == [
                 SpecRule(
                     id: "AREA-1", level: .must, file: "area.md", summary: "The first sentence.",
-                    text: "The first sentence. More detail.\n\nDeparts from Alicerce: why."),
+                    text: "The first sentence. More detail.\n\nDeparts from Alicerce: why.", oneCaseReason: "there is one path."),
                 SpecRule(
                     id: "AREA-2", level: .should, file: "area.md", summary: "Something on two lines.", text: "Something on two lines.",
                     notCheckedReason: "it cannot be observed."),

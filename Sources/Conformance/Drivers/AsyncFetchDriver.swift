@@ -12,12 +12,13 @@ struct AsyncFetchDriver: CaseDriver {
     }
 
     /// Starts the async fetch of the case's resource in a task of its own, on a ``DispatchTaskExecutor``; its
-    /// result is the case's outcome.
-    static func start(_ fetches: CaseFetches) -> Task<Void, Never> {
+    /// result is the case's outcome. With `cancelledFirst`, the task cancels itself before it fetches.
+    static func start(_ fetches: CaseFetches, cancelledFirst: Bool = false) -> Task<Void, Never> {
         let stack = fetches.stack
         let resource = fetches.resource
         let complete = fetches.complete
         return Task(executorPreference: DispatchTaskExecutor()) {
+            if cancelledFirst { withUnsafeCurrentTask { $0?.cancel() } }
             do throws(Network.URLSessionError) { complete(.success(try await stack.fetch(resource: resource))) } catch {
                 complete(.failure(error))
             }

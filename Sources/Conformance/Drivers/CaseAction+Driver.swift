@@ -1,6 +1,7 @@
 extension CaseAction {
-    /// The driver that carries the action out; `nil` for ``releaseStackInFlight``, which needs the runner's own
-    /// reference to the stack (``StackReleaseDriver``).
+    /// The driver that carries the action out; `nil` for ``releaseStackInFlight`` and
+    /// ``releaseStackWhileRetryWaits(probePath:)``, which need the runner's own reference to the stack
+    /// (``stackRelease``).
     ///
     /// - Parameter endingAbandonedTransfers: whether a fetch cancelled in flight gets its connection ended by the
     ///   server (``CaseWaits/endAbandonedTransfer()``), for the cases that check no hook ran after the cancel.
@@ -11,12 +12,22 @@ extension CaseAction {
         case .fetchAsync: AsyncFetchDriver()
         case .cancel(let stage): CancelDriver(stage: stage, endsAbandonedTransfer: endingAbandonedTransfers)
         case .cancelAsyncTask: AsyncTaskCancelDriver()
-        case .releaseStackInFlight: nil
+        case .asyncFetchInCancelledTask: CancelledTaskFetchDriver()
+        case .releaseStackInFlight, .releaseStackWhileRetryWaits: nil
         case .sequential(let count): SequentialFetchDriver(count: count)
         case .fetchReconfigureFetch: ReconfigureDriver()
         case .cancelWhileRetryWaits(let probePath, let retryDelay): RetryWaitCancelDriver(probePath: probePath, retryDelay: retryDelay)
         case .concurrent(let paths): ConcurrentFetchDriver(paths: paths)
         case .hosts(let hosts): HostsFetchDriver(hosts: hosts)
+        }
+    }
+
+    /// The driver of an action that releases the stack, for which ``driver(endingAbandonedTransfers:)`` is `nil`.
+    var stackRelease: StackReleaseDriver {
+        if case .releaseStackWhileRetryWaits(let probePath) = self {
+            StackReleaseDriver(probePath: probePath)
+        } else {
+            StackReleaseDriver()
         }
     }
 

@@ -105,6 +105,33 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: folder + "/target.md", encoding: .utf8).hasPrefix("# "))
     }
 
+    // MARK: convert
+
+    @Test("convert writes a run's JSON report as the Markdown the run would have written")
+    func convertToMarkdown() throws {
+        let folder = temporaryPath("convert")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let json = folder + "/run.json"
+        #expect(run(["--filter", "error.http.status-404", "--format", "json", "--output", json, "--quiet"]) == 0)
+        #expect(run(["convert", "--format", "markdown", "--output", folder + "/run.md", json]) == 0)
+        let markdown = try String(contentsOfFile: folder + "/run.md", encoding: .utf8)
+        let report = try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(markdown == MarkdownReport.render(report))
+        #expect(markdown.contains("| `error.http.status-404` | MUST | PASS |"))
+    }
+
+    @Test("convert refuses a file that is not a report with 65 and a missing one with 66, and writes nothing")
+    func convertRefusesWhatIsNotAReport() throws {
+        let folder = temporaryPath("convert-bad")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(#"{"hello": 1}"#.utf8).write(to: URL(fileURLWithPath: folder + "/not-a-report.json"))
+        #expect(run(["convert", "--format", "junit", "--output", folder + "/out.xml", folder + "/not-a-report.json"]) == 65)
+        #expect(run(["convert", "--format", "junit", "--output", folder + "/out.xml", folder + "/missing.json"]) == 66)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.xml"))
+    }
+
     @Test("a write that fails is an I/O error (74) in one line, naming the file and the reason")
     func failedWriteIsOneLine() {
         // /dev/full takes no byte: every write fails with ENOSPC.

@@ -19,7 +19,8 @@ struct ConformanceRootCommand: ParsableCommand {
                 """,
             version: PinnedNetworkVersion.line,
             subcommands: [
-                RunCommand.self, ListCommand.self, CompareCommand.self, CoverageCommand.self, ReportCommand.self, VersionCommand.self,
+                RunCommand.self, ListCommand.self, CompareCommand.self, CoverageCommand.self, ReportCommand.self, ConvertCommand.self,
+                VersionCommand.self,
             ],
             defaultSubcommand: RunCommand.self)
     }

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// The last handler of a connection's pipeline: writes the request once the channel is active, gathers the response,
+/// and reports how the exchange ended exactly once, as a response or a failure.
+final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = Never
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// How one connection ended.
+    enum Ending {
+        case response(HTTPResponseHead, body: ByteBuffer?)
+        case failure(any Error)
+    }
+
+    /// The body grew past the configured limit.
+    struct TooLarge: Error {}
+    /// No byte moved for the request's timeout interval, or the attempt passed the resource limit.
+    struct TimedOut: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let head: HTTPRequestHead
+    private let body: Data?
+    private let maximumSize: Int
+    private let finish: (Ending) -> Void
+    private var responseHead: HTTPResponseHead?
+    private var responseBody: ByteBuffer?
+    private var finished = false
+
+    init(head: HTTPRequestHead, body: Data?, maximumSize: Int, finish: @escaping (Ending) -> Void) {
+        self.head = head
+        self.body = body
+        self.maximumSize = maximumSize
+        self.finish = finish
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !finished else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            responseHead = head
+            if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > maximumSize {
+                return end(.failure(TooLarge()), context: context)
+            }
+            // A 101 the request never asked for: the server left HTTP, so the head is all there is.
+            if head.status == .switchingProtocols { end(.response(head, body: nil), context: context) }
+        case .body(var part):
+            if (responseBody?.readableBytes ?? 0) + part.readableBytes > maximumSize {
+                return end(.failure(TooLarge()), context: context)
+            }
+            if responseBody == nil { responseBody = part } else { responseBody!.writeBuffer(&part) }
+        case .end:
+            guard let responseHead else { return end(.failure(ChannelError.eof), context: context) }
+            end(.response(responseHead, body: responseBody), context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        end(.failure(ChannelError.eof), context: context)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        end(.failure(error), context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? IdleStateHandler.IdleStateEvent, event == .all {
+            return end(.failure(TimedOut(description: "no byte moved for the request's timeout interval")), context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Ends the exchange from outside the pipeline's events (the resource limit, a cancel).
+    func fail(_ error: any Error, context: ChannelHandlerContext) {
+        end(.failure(error), context: context)
+    }
+
+    private func end(_ ending: Ending, context: ChannelHandlerContext) {
+        guard !finished else { return }
+        finished = true
+        finish(ending)
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NetworkCore
+
+/// The `URLError` of each way an exchange can fail, with the codes of the reference stack
+/// (`docs/urlerror-mapping.md`); decided from the error's type and the handshake's recorded refusal, never from text.
+enum TransportErrors {
+
+    static let library = "SwiftNIO"
+
+    /// A failure the transport itself decided (before sending, a limit, a timeout).
+    static func make(_ code: URLError.Code, _ message: String, url: URL?) -> URLError {
+        URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
+    }
+
+    /// The `URLError` of an error NIO reported, given what the handshake's trust check recorded.
+    static func map(_ error: any Error, refusal: HandshakeTrust.Refusal?, url: URL?) -> URLError {
+        if let refusal { return map(refusal, cause: error, url: url) }
+        let message = "\(error)"
+        func failure(_ code: URLError.Code) -> URLError {
+            URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
+        }
+        switch error {
+        case let error as URLError:
+            return error
+        case let error as NIOConnectionError:
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return failure(.cannotFindHost) }
+            return failure(.cannotConnectToHost)
+        case ChannelError.connectTimeout:
+            return failure(.timedOut)
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: return failure(.cannotConnectToHost)
+            case ECONNRESET, EPIPE: return failure(.networkConnectionLost)
+            default: return failure(.networkConnectionLost)
+            }
+        case let error as NIOSSLError:
+            if case .uncleanShutdown = error { return failure(.networkConnectionLost) }
+            return failure(.secureConnectionFailed)
+        case is BoringSSLError:
+            return failure(.secureConnectionFailed)
+        case is HTTPParserError:
+            return failure(.badServerResponse)
+        case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed:
+            return failure(.networkConnectionLost)
+        default:
+            return failure(.unknown)
+        }
+    }
+
+    /// A refused server: the date codes when the chain is out of date (also when a handler refused because of it),
+    /// otherwise untrusted; a server that could not be judged failed the connection.
+    private static func map(_ refusal: HandshakeTrust.Refusal, cause: any Error, url: URL?) -> URLError {
+        let message = "the TLS handshake was refused by the trust check (\(cause))"
+        switch refusal {
+        case .chainNotTrusted(let chain):
+            let code = code(for: chain)
+            return URLError(
+                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, chainValidationFailure: chain),
+                url: url)
+        case .handler(let trust):
+            let code = trust.reason.chainValidationFailure.map(code(for:)) ?? .serverCertificateUntrusted
+            return URLError(
+                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust), url: url)
+        case .notJudged(let why):
+            return make(.secureConnectionFailed, "\(why) (\(cause))", url: url)
+        }
+    }
+
+    private static func code(for failure: ChainValidationFailure) -> URLError.Code {
+        switch failure.kind {
+        case .expired: return .serverCertificateHasBadDate
+        case .notYetValid: return .serverCertificateNotYetValid
+        default: return .serverCertificateUntrusted
+        }
+    }
+}

@@ -28,7 +28,7 @@ struct ChainValidator: Sendable {
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
         }
         if case .validCertificate(let chain) = await full.validate(leaf: leaf, intermediates: intermediates) {
-            return Outcome(verified: Array(chain), result: .success(()))
+            return Outcome(verified: Array(chain), result: Self.leafChecks(leaf, isIP: isIP).map(Result.failure) ?? .success(()))
         }
         // Which check failed: build the path again with neither dates nor the host name, then look at each.
         var pathOnly = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy.withValidityCheckDisabled() }
@@ -44,17 +44,34 @@ struct ChainValidator: Sendable {
                         verified: [], result: .failure(Self.failure(.notYetValid, code: 9, "certificate is not yet valid", depth: depth)))
                 }
             }
-            let mismatch =
-                isIP
-                ? Self.failure(.hostnameMismatch, code: 64, "IP address mismatch", depth: 0)
-                : Self.failure(.hostnameMismatch, code: 62, "hostname mismatch", depth: 0)
-            return Outcome(verified: path, result: .failure(mismatch))
+            if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
+            return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
         case .couldNotValidate(let failures):
             if let first = failures.first {
                 return Outcome(verified: [], result: .failure(Self.policyFailure(first)))
             }
-            return Outcome(verified: [], result: .failure(Self.noPath(served: served)))
+            return Outcome(verified: [], result: .failure(Self.noPath(served: served, roots: roots)))
         }
+    }
+
+    /// What swift-certificates' policies leave to the caller: the leaf must be for server authentication, and name
+    /// the host in a subject alternative name (its policy falls back to the common name, which never counts).
+    private static func leafChecks(_ leaf: Certificate, isIP: Bool) -> ChainValidationFailure? {
+        if let purpose = purposeFailure(leaf) { return purpose }
+        if (try? leaf.extensions.subjectAlternativeNames) == nil { return mismatch(isIP: isIP) }
+        return nil
+    }
+
+    private static func purposeFailure(_ leaf: Certificate) -> ChainValidationFailure? {
+        guard let usages = try? leaf.extensions.extendedKeyUsage else { return nil }
+        if usages.contains(.serverAuth) || usages.contains(.any) { return nil }
+        return failure(.invalidPurpose, code: 26, "unsupported certificate purpose", depth: 0)
+    }
+
+    private static func mismatch(isIP: Bool) -> ChainValidationFailure {
+        isIP
+            ? failure(.hostnameMismatch, code: 64, "IP address mismatch", depth: 0)
+            : failure(.hostnameMismatch, code: 62, "hostname mismatch", depth: 0)
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
@@ -64,7 +81,12 @@ struct ChainValidator: Sendable {
     }
 
     /// No path to a trusted root: the served chain says whether it ended at an untrusted root or fell short of one.
-    private static func noPath(served: [Certificate]) -> ChainValidationFailure {
+    private static func noPath(served: [Certificate], roots: [Certificate]) -> ChainValidationFailure {
+        let leaf = served[0]
+        let issuers = (served.dropFirst() + roots).filter { $0.subject == leaf.issuer }
+        if leaf.subject != leaf.issuer, !issuers.isEmpty, !issuers.contains(where: { $0.publicKey.isValidSignature(leaf.signature, for: leaf) }) {
+            return failure(.badSignature, code: 7, "certificate signature failure", depth: 0)
+        }
         if served.count == 1, served[0].subject == served[0].issuer {
             return failure(.selfSigned, code: 18, "self-signed certificate", depth: 0)
         }
@@ -79,11 +101,11 @@ struct ChainValidator: Sendable {
         let reason = "\(failure.policyFailureReason)"
         let lowered = reason.lowercased()
         let kind: ChainValidationFailure.Kind
-        if lowered.contains("path length") {
+        if lowered.contains("path length") && !lowered.contains("basic constraints") {
             kind = .pathLengthExceeded
         } else if lowered.contains("name constraint") {
             kind = .nameConstraintViolation
-        } else if lowered.contains("basic constraints") || lowered.contains("not a ca") {
+        } else if lowered.contains("basic constraints") || lowered.contains("as a ca") {
             kind = .invalidCA
         } else if lowered.contains("key usage") {
             kind = .invalidPurpose

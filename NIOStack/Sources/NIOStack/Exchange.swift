@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import NetworkCore
@@ -92,8 +93,10 @@ final class Exchange: Cancelable {
                         try pipeline.addHandler(ssl)
                     }
                     try pipeline.addHTTPClientHandlers()
+                    // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
+                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .size(maximumSize)))
                     try pipeline.addHandler(
-                        ResponseCollector(head: head, body: request.httpBody, maximumSize: maximumSize) { ending in
+                        ResponseCollector(head: head, body: request.httpBody, maximumSize: maximumSize, isTLS: target.isTLS) { ending in
                             self?.hopEnded(ending, hop: hop, request: request, redirects: redirects, trust: trust)
                         })
                 }
@@ -119,13 +122,12 @@ final class Exchange: Cancelable {
     ) {
         let url = request.url!
         switch ending {
-        case .failure(let error as ResponseCollector.TooLarge):
-            _ = error
+        case .failure(is ResponseCollector.TooLarge, _):
             end(.failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
-        case .failure(let error as ResponseCollector.TimedOut):
+        case .failure(let error as ResponseCollector.TimedOut, _):
             end(.failure(TransportErrors.make(.timedOut, error.description, url: url)), hop: hop)
-        case .failure(let error):
-            end(.failure(TransportErrors.map(error, refusal: trust?.refusal, url: url)), hop: hop)
+        case .failure(let error, let inHandshake):
+            end(.failure(TransportErrors.map(error, refusal: trust?.refusal, inHandshake: inHandshake, url: url)), hop: hop)
         case .response(let head, let body):
             let location = head.headers.first(name: "location")
             switch RedirectRule.decide(status: Int(head.status.code), location: location, request: request, redirects: redirects) {

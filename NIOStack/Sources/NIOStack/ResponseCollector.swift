@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOTLS
 
 /// The last handler of a connection's pipeline: writes the request once the channel is active, gathers the response,
 /// and reports how the exchange ended exactly once, as a response or a failure.
@@ -15,7 +16,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     /// How one connection ended.
     enum Ending {
         case response(HTTPResponseHead, body: ByteBuffer?)
-        case failure(any Error)
+        /// The error, and whether it came before a TLS connection finished its handshake.
+        case failure(any Error, inHandshake: Bool)
     }
 
     /// The body grew past the configured limit.
@@ -32,8 +34,10 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     private var responseHead: HTTPResponseHead?
     private var responseBody: ByteBuffer?
     private var finished = false
+    private var inHandshake: Bool
 
-    init(head: HTTPRequestHead, body: Data?, maximumSize: Int, finish: @escaping (Ending) -> Void) {
+    init(head: HTTPRequestHead, body: Data?, maximumSize: Int, isTLS: Bool, finish: @escaping (Ending) -> Void) {
+        inHandshake = isTLS
         self.head = head
         self.body = body
         self.maximumSize = maximumSize
@@ -55,46 +59,51 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             responseHead = head
             if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > maximumSize {
-                return end(.failure(TooLarge()), context: context)
+                return end(.failure(TooLarge(), inHandshake: false), context: context)
             }
             // A 101 the request never asked for: the server left HTTP, so the head is all there is.
             if head.status == .switchingProtocols { end(.response(head, body: nil), context: context) }
         case .body(var part):
             if (responseBody?.readableBytes ?? 0) + part.readableBytes > maximumSize {
-                return end(.failure(TooLarge()), context: context)
+                return end(.failure(TooLarge(), inHandshake: false), context: context)
             }
             if responseBody == nil { responseBody = part } else { responseBody!.writeBuffer(&part) }
         case .end:
-            guard let responseHead else { return end(.failure(ChannelError.eof), context: context) }
+            guard let responseHead else { return end(.failure(ChannelError.eof, inHandshake: false), context: context) }
             end(.response(responseHead, body: responseBody), context: context)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        end(.failure(ChannelError.eof), context: context)
+        end(.failure(ChannelError.eof, inHandshake: false), context: context)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        end(.failure(error), context: context)
+        end(.failure(error, inHandshake: false), context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent { inHandshake = false }
         if let event = event as? IdleStateHandler.IdleStateEvent, event == .all {
-            return end(.failure(TimedOut(description: "no byte moved for the request's timeout interval")), context: context)
+            return end(.failure(TimedOut(description: "no byte moved for the request's timeout interval"), inHandshake: false), context: context)
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     /// Ends the exchange from outside the pipeline's events (the resource limit, a cancel).
     func fail(_ error: any Error, context: ChannelHandlerContext) {
-        end(.failure(error), context: context)
+        end(.failure(error, inHandshake: false), context: context)
     }
 
     private func end(_ ending: Ending, context: ChannelHandlerContext) {
         guard !finished else { return }
         finished = true
-        finish(ending)
+        if case .failure(let error, _) = ending {
+            finish(.failure(error, inHandshake: inHandshake))
+        } else {
+            finish(ending)
+        }
         context.close(promise: nil)
     }
 }

@@ -4,8 +4,11 @@ import Foundation
 /// override points them at.
 struct Target: Sendable {
     let isTLS: Bool
-    /// Lowercased, IPv6 without brackets.
+    /// Lowercased, IPv6 without brackets, one trailing dot dropped: the name SNI, the certificate check and the
+    /// handler see (TRUST-9).
     let host: String
+    /// The host as the URL spells it, for the `Host` header.
+    private let spelledHost: String
     let port: Int
     let address: String
     /// The path and query as the URL spells them, unchanged (HTTP-4).
@@ -13,12 +16,17 @@ struct Target: Sendable {
 
     init(url: URL, overrides: [NIONetworkStack.Configuration.ResolveOverride]) {
         isTLS = url.scheme?.lowercased() == "https"
-        var host = (url.host ?? "").lowercased()
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var spelled = url.host ?? ""
+        if spelled.hasPrefix("["), spelled.hasSuffix("]") { spelled = String(spelled.dropFirst().dropLast()) }
+        spelledHost = spelled
+        let host = (spelled.hasSuffix(".") ? String(spelled.dropLast()) : spelled).lowercased()
         self.host = host
         port = url.port ?? (isTLS ? 443 : 80)
         let port = self.port
-        address = overrides.first { $0.host.lowercased() == host && $0.port == port }?.address ?? host
+        let override = overrides.first { override in
+            override.port == port && [host, spelled.lowercased()].contains(override.host.lowercased())
+        }
+        address = override?.address ?? host
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components?.percentEncodedPath ?? ""
         let query = components?.percentEncodedQuery.map { "?\($0)" } ?? ""
@@ -31,7 +39,7 @@ struct Target: Sendable {
     var sniName: String? { isIPLiteral ? nil : host }
 
     var hostHeader: String {
-        let name = host.contains(":") ? "[\(host)]" : host
+        let name = spelledHost.contains(":") ? "[\(spelledHost)]" : spelledHost
         return port == (isTLS ? 443 : 80) ? name : "\(name):\(port)"
     }
 }

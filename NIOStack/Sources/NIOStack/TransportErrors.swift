@@ -7,6 +7,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import NetworkCore
@@ -23,12 +24,18 @@ enum TransportErrors {
     }
 
     /// The `URLError` of an error NIO reported, given what the handshake's trust check recorded.
-    static func map(_ error: any Error, refusal: HandshakeTrust.Refusal?, url: URL?) -> URLError {
+    ///
+    /// - Parameter inHandshake: the error ended a TLS connection before its handshake finished: whatever it was (a
+    ///   reset, a close, an alert), the secure connection failed.
+    static func map(_ error: any Error, refusal: HandshakeTrust.Refusal?, inHandshake: Bool = false, url: URL?) -> URLError {
         if let refusal { return map(refusal, cause: error, url: url) }
         let message = "\(error)"
         func failure(_ code: URLError.Code) -> URLError {
             URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
         }
+        // BoringSSL names the TLS 1.3 alert a server sends when it wanted a client certificate and got none.
+        if "\(error)".contains("CERTIFICATE_REQUIRED") { return failure(.clientCertificateRequired) }
+        if inHandshake { return failure(.secureConnectionFailed) }
         switch error {
         case let error as URLError:
             return error
@@ -48,6 +55,13 @@ enum TransportErrors {
             return failure(.secureConnectionFailed)
         case is BoringSSLError:
             return failure(.secureConnectionFailed)
+        case NIOHTTPDecompression.DecompressionError.limit:
+            return failure(.dataLengthExceedsMaximum)
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            return failure(.cannotDecodeContentData)
+        case HTTPParserError.invalidEOFState:
+            // The connection ended inside a head or a body: nothing whole was answered.
+            return failure(.networkConnectionLost)
         case is HTTPParserError:
             return failure(.badServerResponse)
         case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed:

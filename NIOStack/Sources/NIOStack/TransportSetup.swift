@@ -23,6 +23,11 @@ struct TransportSetup: Sendable {
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates([])
         tls.applicationProtocols = ["http/1.1"]
+        // BoringSSL's client leaves out P-521 and Ed25519 by default; the verifier judges keys, not the handshake.
+        tls.verifySignatureAlgorithms = [
+            .ecdsaSecp256R1Sha256, .ecdsaSecp384R1Sha384, .ecdsaSecp521R1Sha512, .ed25519,
+            .rsaPssRsaeSha256, .rsaPssRsaeSha384, .rsaPssRsaeSha512, .rsaPkcs1Sha256, .rsaPkcs1Sha384, .rsaPkcs1Sha512,
+        ]
         sslContext = Result { try NIOSSLContext(configuration: tls) }
     }
 

@@ -92,7 +92,12 @@ final class Exchange: Cancelable {
                             customVerificationCallbackWithMetadata: trust.verify)
                         try pipeline.addHandler(ssl)
                     }
-                    try pipeline.addHTTPClientHandlers()
+                    // NIO's client handlers, with interim (1xx) heads forwarded so that the collector counts their bytes.
+                    try pipeline.addHandlers([
+                        HTTPRequestEncoder(),
+                        ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
+                        NIOHTTPRequestHeadersValidator(),
+                    ])
                     // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
                     try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .size(maximumSize)))
                     try pipeline.addHandler(
@@ -124,6 +129,8 @@ final class Exchange: Cancelable {
         switch ending {
         case .failure(is ResponseCollector.TooLarge, _):
             end(.failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
+        case .failure(is ResponseCollector.HeadsTooLarge, _):
+            end(.failure(TransportErrors.make(.badServerResponse, "the response heads are larger than 256 KiB in all", url: url)), hop: hop)
         case .failure(let error as ResponseCollector.TimedOut, _):
             end(.failure(TransportErrors.make(.timedOut, error.description, url: url)), hop: hop)
         case .failure(let error, let inHandshake):

@@ -22,6 +22,11 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The body grew past the configured limit.
     struct TooLarge: Error {}
+    /// The response heads, interim ones included, passed ``maximumHeadBytes``.
+    struct HeadsTooLarge: Error {}
+
+    /// The bytes all heads of one response may take, as the reference stack counts them (256 KiB).
+    static let maximumHeadBytes = 256 * 1024
     /// No byte moved for the request's timeout interval, or the attempt passed the resource limit.
     struct TimedOut: Error, CustomStringConvertible {
         let description: String
@@ -34,6 +39,7 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     private var responseHead: HTTPResponseHead?
     private var responseBody: ByteBuffer?
     private var finished = false
+    private var headBytes = 0
     private var inHandshake: Bool
 
     init(head: HTTPRequestHead, body: Data?, maximumSize: Int, isTLS: Bool, finish: @escaping (Ending) -> Void) {
@@ -57,6 +63,11 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
         guard !finished else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            // Status line and fields, each with its CRLF, as they stood on the wire.
+            headBytes += 14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            if headBytes > Self.maximumHeadBytes { return end(.failure(HeadsTooLarge(), inHandshake: false), context: context) }
+            // An interim head (103 Early Hints): the final one follows.
+            if (100..<200).contains(head.status.code), head.status != .switchingProtocols { return }
             responseHead = head
             if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > maximumSize {
                 return end(.failure(TooLarge(), inHandshake: false), context: context)

@@ -37,7 +37,8 @@ struct ChainValidator: Sendable {
             let path = Array(chain)
             for (depth, certificate) in path.enumerated() {
                 if certificate.notValidAfter < time {
-                    return Outcome(verified: [], result: .failure(Self.failure(.expired, code: 10, "certificate has expired", depth: depth)))
+                    return Outcome(
+                        verified: [], result: .failure(Self.failure(.expired, code: 10, "certificate has expired", depth: depth)))
                 }
                 if certificate.notValidBefore > time {
                     return Outcome(
@@ -84,7 +85,9 @@ struct ChainValidator: Sendable {
     private static func noPath(served: [Certificate], roots: [Certificate]) -> ChainValidationFailure {
         let leaf = served[0]
         let issuers = (served.dropFirst() + roots).filter { $0.subject == leaf.issuer }
-        if leaf.subject != leaf.issuer, !issuers.isEmpty, !issuers.contains(where: { $0.publicKey.isValidSignature(leaf.signature, for: leaf) }) {
+        if leaf.subject != leaf.issuer, !issuers.isEmpty,
+            !issuers.contains(where: { $0.publicKey.isValidSignature(leaf.signature, for: leaf) })
+        {
             return failure(.badSignature, code: 7, "certificate signature failure", depth: 0)
         }
         if served.count == 1, served[0].subject == served[0].issuer {

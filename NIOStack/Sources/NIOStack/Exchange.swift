@@ -95,7 +95,8 @@ final class Exchange: Cancelable {
                     // NIO's client handlers, with interim (1xx) heads forwarded so that the collector counts their bytes.
                     try pipeline.addHandlers([
                         HTTPRequestEncoder(),
-                        ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
+                        ByteToMessageHandler(
+                            HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
                         NIOHTTPRequestHeadersValidator(),
                     ])
                     // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).

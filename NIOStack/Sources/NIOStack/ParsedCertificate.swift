@@ -20,11 +20,13 @@ struct ParsedCertificate: Sendable {
         var keySerializer = DER.Serializer()
         try keySerializer.serialize(certificate.publicKey)
         let pin = Data(SHA256.hash(data: keySerializer.serializedBytes)).base64EncodedString()
-        let der = try der ?? {
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            return Data(serializer.serializedBytes)
-        }()
+        let der =
+            try der
+            ?? {
+                var serializer = DER.Serializer()
+                try serializer.serialize(certificate)
+                return Data(serializer.serializedBytes)
+            }()
         return ServerCertificate(der: der, spkiSHA256: pin, subject: "\(certificate.subject)", issuer: "\(certificate.issuer)")
     }
 }

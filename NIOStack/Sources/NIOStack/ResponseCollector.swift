@@ -64,7 +64,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             // Status line and fields, each with its CRLF, as they stood on the wire.
-            headBytes += 14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            headBytes +=
+                14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headBytes > Self.maximumHeadBytes { return end(.failure(HeadsTooLarge(), inHandshake: false), context: context) }
             // An interim head (103 Early Hints): the final one follows.
             if (100..<200).contains(head.status.code), head.status != .switchingProtocols { return }
@@ -97,7 +98,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .handshakeCompleted = event as? TLSUserEvent { inHandshake = false }
         if let event = event as? IdleStateHandler.IdleStateEvent, event == .all {
-            return end(.failure(TimedOut(description: "no byte moved for the request's timeout interval"), inHandshake: false), context: context)
+            return end(
+                .failure(TimedOut(description: "no byte moved for the request's timeout interval"), inHandshake: false), context: context)
         }
         context.fireUserInboundEventTriggered(event)
     }

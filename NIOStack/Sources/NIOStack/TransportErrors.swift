@@ -84,7 +84,8 @@ enum TransportErrors {
         case .handler(let trust):
             let code = trust.reason.chainValidationFailure.map(code(for:)) ?? .serverCertificateUntrusted
             return URLError(
-                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust), url: url)
+                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust),
+                url: url)
         case .notJudged(let why):
             return make(.secureConnectionFailed, "\(why) (\(cause))", url: url)
         }

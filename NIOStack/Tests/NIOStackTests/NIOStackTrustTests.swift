@@ -20,7 +20,8 @@ struct NIOStackTrustTests {
     {
         var configuration = NIONetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: roots.map(Fixtures.path))
-        return NIONetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
+        return NIONetworkStack(
+            configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
     }
 
     private static func resource(_ url: URL, headers: [String: String] = [:]) -> Network.URLSessionResource {

@@ -18,7 +18,8 @@ struct ReadmeExampleTests {
         let intermediatePin = try Fixtures.pin("valid-ec256", role: "intermediate-1")
         let backupPin = try Fixtures.pin("backup-key", role: "key")
         let server = try MockServer(
-            tls: .init(identity: .init(chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
+            tls: .init(
+                identity: .init(chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
         server.enqueue(MockResponse(status: 200, body: Data("pinned over NIO".utf8)))
 
         // README: begin
@@ -35,5 +36,16 @@ struct ReadmeExampleTests {
         // README: end
 
         #expect(response.value == Data("pinned over NIO".utf8))
+    }
+
+    @Test("the README shows the example exactly as the test above runs it")
+    func readmeShowsTheTestedExample() throws {
+        let test = try String(contentsOfFile: #filePath, encoding: .utf8).components(separatedBy: "\n")
+        let begin = try #require(test.firstIndex { $0.hasSuffix("// README: begin") })
+        let end = try #require(test.firstIndex { $0.hasSuffix("// README: end") })
+        let block = test[(begin + 1)..<end].map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }.joined(separator: "\n")
+        let readme = try String(contentsOfFile: Fixtures.directory + "/../../README.md", encoding: .utf8)
+
+        #expect(readme.contains("```swift\n" + block + "\n```"))
     }
 }

@@ -19,7 +19,6 @@ struct NIOSubject: ConformanceSubject {
     var unsupportedFeatures: [SubjectFeature: String] {
         [
             .http2: "the NIO stack offers HTTP/1.1 only (no swift-nio-http2 yet)",
-            .reusedConnectionRecheck: "the NIO stack opens one connection per request, so no connection is reused",
             .strictValidationProfile: "swift-certificates' RFC 5280 policy, not the project's strict profile",
             .clientCertificates: "the NIO stack presents no client certificate",
         ]

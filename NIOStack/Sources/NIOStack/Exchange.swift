@@ -64,7 +64,9 @@ final class Exchange: Cancelable {
         hop(request, redirects: 0)
     }
 
-    private func hop(_ request: URLRequest, redirects: Int) {
+    /// Sends `request` on an idle connection to the same place if the pool has one whose server is still trusted,
+    /// otherwise on a new connection.
+    private func hop(_ request: URLRequest, redirects: Int, mayReuse: Bool = true) {
         let url = request.url!
         let target = Target(url: url, overrides: setup.configuration.resolveOverrides)
         let hop = state.withLock { state -> Int? in
@@ -74,15 +76,19 @@ final class Exchange: Cancelable {
             return state.hop
         }
         guard let hop else { return }
+        let attempt = Attempt(request: request, redirects: redirects, hop: hop, target: target)
+        if mayReuse, let pooled = setup.pool.take(target.poolKey) {
+            return reuse(pooled, for: attempt)
+        }
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         let idle = TimeAmount.nanoseconds(Int64(min(timeout, 1e9) * 1e9))
         let trust = target.isTLS ? setup.trust(host: target.host, port: target.port) : nil
-        let head = Self.head(of: request, target: target)
-        let maximumSize = setup.configuration.maximumResponseSize
         let sslContext = setup.sslContext
+        let setupMaximumSize = setup.configuration.maximumResponseSize
+        let collector = collectorMaker(for: attempt, trust: trust, reused: false)
         let bootstrap = ClientBootstrap(group: setup.group)
             .connectTimeout(idle)
-            .channelInitializer { [weak self] channel in
+            .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(IdleStateHandler(allTimeout: idle))
@@ -100,54 +106,116 @@ final class Exchange: Cancelable {
                         NIOHTTPRequestHeadersValidator(),
                     ])
                     // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
-                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .size(maximumSize)))
-                    try pipeline.addHandler(
-                        ResponseCollector(head: head, body: request.httpBody, maximumSize: maximumSize, isTLS: target.isTLS) { ending in
-                            self?.hopEnded(ending, hop: hop, request: request, redirects: redirects, trust: trust)
-                        })
+                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .size(setupMaximumSize)))
+                    try pipeline.addHandler(collector())
                 }
             }
         bootstrap.connect(host: target.address, port: target.port).whenComplete { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let channel):
-                let stale = self.state.withLock { state -> Bool in
-                    guard !state.isDone, state.hop == hop else { return true }
-                    state.channel = channel
-                    return false
-                }
-                if stale { channel.close(promise: nil) }
+                if !self.adopt(channel, hop: hop) { channel.close(promise: nil) }
             case .failure(let error):
                 self.end(.failure(TransportErrors.map(error, refusal: trust?.refusal, url: url)), hop: hop)
             }
         }
     }
 
+    /// One hop's request and where it goes.
+    private struct Attempt: Sendable {
+        let request: URLRequest
+        let redirects: Int
+        let hop: Int
+        let target: Target
+    }
+
+    /// A pooled connection serves the request only if the handler still trusts its server; a refusal sends nothing.
+    private func reuse(_ pooled: ConnectionPool.Connection, for attempt: Attempt) {
+        if let trust = pooled.trust, let refusal = trust.recheck() {
+            pooled.channel.close(promise: nil)
+            return end(.failure(TransportErrors.map(refusal, cause: nil, url: attempt.request.url)), hop: attempt.hop)
+        }
+        guard adopt(pooled.channel, hop: attempt.hop) else { return setup.pool.put(pooled, for: attempt.target.poolKey) }
+        let collector = collectorMaker(for: attempt, trust: pooled.trust, reused: true)
+        pooled.channel.eventLoop.execute {
+            do {
+                try pooled.channel.pipeline.syncOperations.addHandler(collector())
+            } catch {
+                // Closed between the pool and now: a new connection, as if the pool had been empty.
+                self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
+            }
+        }
+    }
+
+    /// Makes this hop's channel the exchange's, unless the exchange ended or moved on meanwhile.
+    private func adopt(_ channel: any Channel, hop: Int) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.isDone, state.hop == hop else { return false }
+            state.channel = channel
+            return true
+        }
+    }
+
+    private func collectorMaker(for attempt: Attempt, trust: HandshakeTrust?, reused: Bool) -> @Sendable () -> ResponseCollector {
+        let head = Self.head(of: attempt.request, target: attempt.target)
+        let maximumSize = setup.configuration.maximumResponseSize
+        let awaitsHandshake = attempt.target.isTLS && !reused
+        return { [weak self] in
+            ResponseCollector(head: head, body: attempt.request.httpBody, maximumSize: maximumSize, awaitsHandshake: awaitsHandshake) {
+                ending, channel in
+                self?.hopEnded(ending, attempt: attempt, trust: trust, reused: reused, channel: channel) ?? false
+            }
+        }
+    }
+
+    /// How a hop ended; answers whether its connection is kept for another request.
     private func hopEnded(
-        _ ending: ResponseCollector.Ending, hop: Int, request: URLRequest, redirects: Int, trust: HandshakeTrust?
-    ) {
-        let url = request.url!
+        _ ending: ResponseCollector.Ending, attempt: Attempt, trust: HandshakeTrust?, reused: Bool, channel: any Channel
+    ) -> Bool {
+        let (request, hop, url) = (attempt.request, attempt.hop, attempt.request.url!)
         switch ending {
-        case .failure(is ResponseCollector.TooLarge, _):
+        case .failure(is ResponseCollector.TooLarge, _, _):
             end(.failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
-        case .failure(is ResponseCollector.HeadsTooLarge, _):
+        case .failure(is ResponseCollector.HeadsTooLarge, _, _):
             end(.failure(TransportErrors.make(.badServerResponse, "the response heads are larger than 256 KiB in all", url: url)), hop: hop)
-        case .failure(let error as ResponseCollector.TimedOut, _):
+        case .failure(let error as ResponseCollector.TimedOut, _, _):
             end(.failure(TransportErrors.make(.timedOut, error.description, url: url)), hop: hop)
-        case .failure(let error, let inHandshake):
+        case .failure(_, _, let answered) where reused && !answered && Self.isIdempotent(request):
+            // The server closed the idle connection as the request went out: send it again on a new one.
+            let current = state.withLock { $0.hop == hop && !$0.isDone }
+            if current { self.hop(request, redirects: attempt.redirects, mayReuse: false) }
+        case .failure(let error, let inHandshake, _):
             end(.failure(TransportErrors.map(error, refusal: trust?.refusal, inHandshake: inHandshake, url: url)), hop: hop)
         case .response(let head, let body):
+            let keep = head.isKeepAlive && head.status != .switchingProtocols && detach(channel, hop: hop)
+            if keep { setup.pool.put(ConnectionPool.Connection(channel: channel, trust: trust), for: attempt.target.poolKey) }
             let location = head.headers.first(name: "location")
-            switch RedirectRule.decide(status: Int(head.status.code), location: location, request: request, redirects: redirects) {
+            switch RedirectRule.decide(status: Int(head.status.code), location: location, request: request, redirects: attempt.redirects) {
             case .follow(let next):
                 let current = state.withLock { $0.hop == hop && !$0.isDone }
-                if current { self.hop(next, redirects: redirects + 1) }
+                if current { self.hop(next, redirects: attempt.redirects + 1) }
             case .refuse(let error):
                 end(.failure(error), hop: hop)
             case .deliver:
                 end(Self.outcome(head, body: body, url: url), hop: hop)
             }
+            return keep
         }
+        return false
+    }
+
+    /// Lets go of a hop's connection so that the end of the exchange does not close it; `false` when the exchange
+    /// already ended (cancelled, timed out) or moved on.
+    private func detach(_ channel: any Channel, hop: Int) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.isDone, state.hop == hop, state.channel === channel else { return false }
+            state.channel = nil
+            return true
+        }
+    }
+
+    private static func isIdempotent(_ request: URLRequest) -> Bool {
+        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains((request.httpMethod ?? "GET").uppercased())
     }
 
     /// Completes the fetch once: later endings (a timer, a stale hop, a cancel) are ignored.
@@ -184,7 +252,6 @@ final class Exchange: Cancelable {
         } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
             headers.replaceOrAdd(name: "Content-Length", value: "0")
         }
-        if !headers.contains(name: "Connection") { headers.add(name: "Connection", value: "close") }
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: target.requestTarget, headers: headers)
     }
 }

@@ -26,6 +26,10 @@ final class HandshakeTrust: Sendable {
     private let handler: (any AuthenticationChallengeHandler)?
     private let verificationTime: Date?
     private let refusalState = Mutex<Refusal?>(nil)
+    /// What the handshake established, for the check before each request on the connection once it is reused.
+    private let evidence = Mutex<
+        (served: [ServerCertificate], verified: [ServerCertificate], standard: Result<Void, ChainValidationFailure>)?
+    >(nil)
 
     init(host: String, port: Int, validator: ChainValidator, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?) {
         self.host = host
@@ -58,17 +62,33 @@ final class HandshakeTrust: Sendable {
         } catch {
             return refuse(.notJudged("a certificate of the verified chain cannot be encoded: \(error)"))
         }
+        evidence.withLock { $0 = (parsed.map(\.summary), verified, outcome.result) }
         let challenge = ServerTrustChallenge(
             host: host, port: port, servedChain: parsed.map(\.summary), verifiedChain: verified, standardValidation: outcome.result,
             verificationTime: time, isReusedConnection: false)
+        if let refusal = judge(challenge) { return refuse(refusal) }
+        return accept(verified: outcome.verified, served: served)
+    }
+
+    /// The check before a request on this connection once reused: the handler is asked again, with the handshake's
+    /// chains, so that a refusal holds on reused connections too (TRUST-6). `nil` when the server is still trusted.
+    func recheck() -> Refusal? {
+        guard let evidence = evidence.withLock({ $0 }) else { return .notJudged("the reused connection has no trust verdict") }
+        let challenge = ServerTrustChallenge(
+            host: host, port: port, servedChain: evidence.served, verifiedChain: evidence.verified, standardValidation: evidence.standard,
+            verificationTime: verificationTime ?? Date(), isReusedConnection: true)
+        return judge(challenge)
+    }
+
+    private func judge(_ challenge: ServerTrustChallenge) -> Refusal? {
         switch handler?.handle(challenge) ?? .performDefaultHandling {
         case .useCredential:
-            return accept(verified: outcome.verified, served: served)
+            return nil
         case .performDefaultHandling:
-            if case .failure(let failure) = outcome.result { return refuse(.chainNotTrusted(failure)) }
-            return accept(verified: outcome.verified, served: served)
+            if case .failure(let failure) = challenge.standardValidation { return .chainNotTrusted(failure) }
+            return nil
         case .cancelAuthenticationChallenge(let failure):
-            return refuse(.handler(failure))
+            return .handler(failure)
         }
     }
 

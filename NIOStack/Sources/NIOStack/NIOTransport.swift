@@ -6,7 +6,7 @@ import FoundationNetworking
 import NetworkCore
 import Synchronization
 
-/// NetworkCore's ``FetchTransport`` on SwiftNIO, NIOSSL and NIOHTTP1: HTTP/1.1, one connection per request, the server
+/// NetworkCore's ``FetchTransport`` on SwiftNIO, NIOSSL and NIOHTTP1: HTTP/1.1 on keep-alive connections, the server
 /// judged inside the TLS handshake by the stack's `AuthenticationChallengeHandler`.
 public final class NIOTransport: FetchTransport {
 
@@ -54,6 +54,7 @@ public final class NIOTransport: FetchTransport {
             return Array(state.live.values)
         }
         for exchange in live { exchange.cancel() }
+        setup.pool.closeAll()
         setup.group.shutdownGracefully { _ in }
     }
 }

@@ -33,6 +33,8 @@ struct Target: Sendable {
         requestTarget = (path.isEmpty ? "/" : path) + query
     }
 
+    var poolKey: ConnectionPool.Key { ConnectionPool.Key(isTLS: isTLS, host: host, port: port, address: address) }
+
     var isIPLiteral: Bool { host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } }
 
     /// SNI carries names only, never an address.

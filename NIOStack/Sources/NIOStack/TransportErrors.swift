@@ -73,8 +73,10 @@ enum TransportErrors {
 
     /// A refused server: the date codes when the chain is out of date (also when a handler refused because of it),
     /// otherwise untrusted; a server that could not be judged failed the connection.
-    private static func map(_ refusal: HandshakeTrust.Refusal, cause: any Error, url: URL?) -> URLError {
-        let message = "the TLS handshake was refused by the trust check (\(cause))"
+    static func map(_ refusal: HandshakeTrust.Refusal, cause: (any Error)?, url: URL?) -> URLError {
+        let message =
+            cause.map { "the TLS handshake was refused by the trust check (\($0))" }
+            ?? "the reused connection was refused by the trust check"
         switch refusal {
         case .chainNotTrusted(let chain):
             let code = code(for: chain)
@@ -87,7 +89,7 @@ enum TransportErrors {
                 code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust),
                 url: url)
         case .notJudged(let why):
-            return make(.secureConnectionFailed, "\(why) (\(cause))", url: url)
+            return make(.secureConnectionFailed, cause.map { "\(why) (\($0))" } ?? why, url: url)
         }
     }
 

@@ -11,6 +11,7 @@ struct TransportSetup: Sendable {
     let sslContext: Result<NIOSSLContext, any Error>
     let validator: ChainValidator
     let handler: (any AuthenticationChallengeHandler)?
+    let pool = ConnectionPool()
 
     init(configuration: NIONetworkStack.Configuration, handler: (any AuthenticationChallengeHandler)?) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

@@ -20,6 +20,8 @@ final class Exchange: Cancelable {
         var isDone = false
         var isCancelled = false
         var resourceTimer: Scheduled<Void>?
+        /// The hop whose connection went back to the pool, possibly before its connect was even reported.
+        var pooledHop: Int?
     }
 
     private let setup: TransportSetup
@@ -147,9 +149,11 @@ final class Exchange: Cancelable {
         }
     }
 
-    /// Makes this hop's channel the exchange's, unless the exchange ended or moved on meanwhile.
+    /// Makes this hop's channel the exchange's, unless the exchange ended or moved on meanwhile (`false`: close it).
+    /// A hop whose response ended before its connect was reported already pooled the channel: it stays open.
     private func adopt(_ channel: any Channel, hop: Int) -> Bool {
         state.withLock { state -> Bool in
+            if state.pooledHop == hop { return true }
             guard !state.isDone, state.hop == hop else { return false }
             state.channel = channel
             return true
@@ -208,8 +212,9 @@ final class Exchange: Cancelable {
     /// already ended (cancelled, timed out) or moved on.
     private func detach(_ channel: any Channel, hop: Int) -> Bool {
         state.withLock { state -> Bool in
-            guard !state.isDone, state.hop == hop, state.channel === channel else { return false }
+            guard !state.isDone, state.hop == hop, state.channel == nil || state.channel === channel else { return false }
             state.channel = nil
+            state.pooledHop = hop
             return true
         }
     }

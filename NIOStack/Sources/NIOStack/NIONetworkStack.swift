@@ -11,7 +11,8 @@ import FoundationNetworking
 /// Trust is decided inside the TLS handshake, before any request byte is sent: swift-certificates' `Verifier` builds
 /// and checks the path to ``Configuration/trustRoots``, then the handler (a Pinning `ServerTrustEvaluator`, say)
 /// answers a `ServerTrustChallenge`. A refusal fails the fetch with `URLError(.serverCertificateUntrusted)` whose
-/// `serverTrustFailure` says why.
+/// `serverTrustFailure` says why. Connections are kept alive per host, and a reused one is judged again by the
+/// handler before each request it carries. HTTP/1.1 only; no client certificates.
 public final class NIONetworkStack: NetworkStack {
     public typealias Resource = Network.URLSessionResource
     public typealias Remote = Data

@@ -1,0 +1,43 @@
+import Conformance
+import Foundation
+import NIOStack
+
+/// The conformance subject for ``NIONetworkStack``: what it cannot do is declared, so those cases are SKIP with the
+/// reason rather than FAIL.
+struct NIOSubject: ConformanceSubject {
+
+    var name: String { "nio" }
+
+    var summary: String {
+        "NIONetworkStack (NIOStack package) on SwiftNIO 2.101, NIOSSL 2.37.6 (BoringSSL), swift-certificates 1.21.1 Verifier"
+    }
+
+    var libraryVersions: [String: String] {
+        ["swift-nio": "2.101", "swift-nio-ssl": "2.37.6", "swift-certificates": "1.21.1"]
+    }
+
+    var unsupportedFeatures: [SubjectFeature: String] {
+        [
+            .http2: "the NIO stack offers HTTP/1.1 only (no swift-nio-http2 yet)",
+            .strictValidationProfile: "swift-certificates' RFC 5280 policy, not the project's strict profile",
+            .clientCertificates: "the NIO stack presents no client certificate",
+        ]
+    }
+
+    func makeStack(for environment: StackEnvironment) throws -> NIONetworkStack {
+        var configuration = NIONetworkStack.Configuration()
+        // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
+        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only([]) : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.verificationTime = environment.verificationTime
+        configuration.resolveOverrides = environment.resolveOverrides.map { .init(host: $0.host, port: $0.port, address: $0.address) }
+        if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
+        if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
+        return NIONetworkStack(
+            configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
+            retryQueue: environment.retryQueue)
+    }
+
+    func tearDown(_ stack: NIONetworkStack) {
+        stack.shutDown()
+    }
+}

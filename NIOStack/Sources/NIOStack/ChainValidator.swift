@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NetworkCore
+@_spi(FixedExpiryValidationTime) @_spi(DisableValidityCheck) import X509
+
+/// Standard validation with swift-certificates' `Verifier`: a path from the served leaf to one of the trusted roots,
+/// valid at the verification time, for the host. A failure is sorted into the kinds the reference stack reports.
+struct ChainValidator: Sendable {
+    let roots: [Certificate]
+
+    /// What standard validation established.
+    struct Outcome: Sendable {
+        /// The path to the anchor, anchor included; kept when only the host name failed, empty otherwise.
+        let verified: [Certificate]
+        let result: Result<Void, ChainValidationFailure>
+    }
+
+    func validate(served: [Certificate], host: String, at time: Date) async -> Outcome {
+        guard let leaf = served.first else {
+            return Outcome(verified: [], result: .failure(Self.failure(.other, code: 1, "the server sent no certificate", depth: 0)))
+        }
+        let intermediates = CertificateStore(served.dropFirst())
+        let isIP = Self.isIPAddress(host)
+        var full = Verifier(rootCertificates: CertificateStore(roots)) {
+            RFC5280Policy(fixedExpiryValidationTime: time)
+            ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
+        }
+        if case .validCertificate(let chain) = await full.validate(leaf: leaf, intermediates: intermediates) {
+            return Outcome(verified: Array(chain), result: Self.leafChecks(leaf, isIP: isIP).map(Result.failure) ?? .success(()))
+        }
+        // Which check failed: build the path again with neither dates nor the host name, then look at each.
+        var pathOnly = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy.withValidityCheckDisabled() }
+        switch await pathOnly.validate(leaf: leaf, intermediates: intermediates) {
+        case .validCertificate(let chain):
+            let path = Array(chain)
+            for (depth, certificate) in path.enumerated() {
+                if certificate.notValidAfter < time {
+                    return Outcome(
+                        verified: [], result: .failure(Self.failure(.expired, code: 10, "certificate has expired", depth: depth)))
+                }
+                if certificate.notValidBefore > time {
+                    return Outcome(
+                        verified: [], result: .failure(Self.failure(.notYetValid, code: 9, "certificate is not yet valid", depth: depth)))
+                }
+            }
+            if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
+            return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
+        case .couldNotValidate(let failures):
+            if let first = failures.first {
+                return Outcome(verified: [], result: .failure(Self.policyFailure(first)))
+            }
+            return Outcome(verified: [], result: .failure(Self.noPath(served: served, roots: roots)))
+        }
+    }
+
+    /// What swift-certificates' policies leave to the caller: the leaf must be for server authentication, and name
+    /// the host in a subject alternative name (its policy falls back to the common name, which never counts).
+    private static func leafChecks(_ leaf: Certificate, isIP: Bool) -> ChainValidationFailure? {
+        if let purpose = purposeFailure(leaf) { return purpose }
+        if (try? leaf.extensions.subjectAlternativeNames) == nil { return mismatch(isIP: isIP) }
+        return nil
+    }
+
+    private static func purposeFailure(_ leaf: Certificate) -> ChainValidationFailure? {
+        guard let usages = try? leaf.extensions.extendedKeyUsage else { return nil }
+        if usages.contains(.serverAuth) || usages.contains(.any) { return nil }
+        return failure(.invalidPurpose, code: 26, "unsupported certificate purpose", depth: 0)
+    }
+
+    private static func mismatch(isIP: Bool) -> ChainValidationFailure {
+        isIP
+            ? failure(.hostnameMismatch, code: 64, "IP address mismatch", depth: 0)
+            : failure(.hostnameMismatch, code: 62, "hostname mismatch", depth: 0)
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// No path to a trusted root: the served chain says whether it ended at an untrusted root or fell short of one.
+    private static func noPath(served: [Certificate], roots: [Certificate]) -> ChainValidationFailure {
+        let leaf = served[0]
+        let issuers = (served.dropFirst() + roots).filter { $0.subject == leaf.issuer }
+        if leaf.subject != leaf.issuer, !issuers.isEmpty,
+            !issuers.contains(where: { $0.publicKey.isValidSignature(leaf.signature, for: leaf) })
+        {
+            return failure(.badSignature, code: 7, "certificate signature failure", depth: 0)
+        }
+        if served.count == 1, served[0].subject == served[0].issuer {
+            return failure(.selfSigned, code: 18, "self-signed certificate", depth: 0)
+        }
+        if let depth = served.firstIndex(where: { $0.subject == $0.issuer }) {
+            return failure(.untrustedRoot, code: 19, "self-signed certificate in certificate chain", depth: depth)
+        }
+        return failure(.unableToGetIssuer, code: 20, "unable to get local issuer certificate", depth: served.count - 1)
+    }
+
+    /// A path that broke one of RFC 5280's rules; swift-certificates says which only in words.
+    private static func policyFailure(_ failure: CertificateValidationResult.PolicyFailure) -> ChainValidationFailure {
+        let reason = "\(failure.policyFailureReason)"
+        let lowered = reason.lowercased()
+        let kind: ChainValidationFailure.Kind
+        if lowered.contains("path length") && !lowered.contains("basic constraints") {
+            kind = .pathLengthExceeded
+        } else if lowered.contains("name constraint") {
+            kind = .nameConstraintViolation
+        } else if lowered.contains("basic constraints") || lowered.contains("as a ca") {
+            kind = .invalidCA
+        } else if lowered.contains("key usage") {
+            kind = .invalidPurpose
+        } else {
+            kind = .other
+        }
+        return Self.failure(kind, code: 0, reason, depth: 0)
+    }
+
+    private static func failure(_ kind: ChainValidationFailure.Kind, code: Int, _ reason: String, depth: Int) -> ChainValidationFailure {
+        ChainValidationFailure(kind: kind, code: code, reason: reason, depth: depth)
+    }
+}

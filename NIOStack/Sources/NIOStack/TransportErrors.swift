@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
+import NetworkCore
+
+/// The `URLError` of each way an exchange can fail, with the codes of the reference stack
+/// (`docs/urlerror-mapping.md`); decided from the error's type and the handshake's recorded refusal, never from text.
+enum TransportErrors {
+
+    static let library = "SwiftNIO"
+
+    /// A failure the transport itself decided (before sending, a limit, a timeout).
+    static func make(_ code: URLError.Code, _ message: String, url: URL?) -> URLError {
+        URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
+    }
+
+    /// The `URLError` of an error NIO reported, given what the handshake's trust check recorded.
+    ///
+    /// - Parameter inHandshake: the error ended a TLS connection before its handshake finished: whatever it was (a
+    ///   reset, a close, an alert), the secure connection failed.
+    static func map(_ error: any Error, refusal: HandshakeTrust.Refusal?, inHandshake: Bool = false, url: URL?) -> URLError {
+        if let refusal { return map(refusal, cause: error, url: url) }
+        let message = "\(error)"
+        func failure(_ code: URLError.Code) -> URLError {
+            URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
+        }
+        // BoringSSL names the TLS 1.3 alert a server sends when it wanted a client certificate and got none.
+        if "\(error)".contains("CERTIFICATE_REQUIRED") { return failure(.clientCertificateRequired) }
+        if inHandshake { return failure(.secureConnectionFailed) }
+        switch error {
+        case let error as URLError:
+            return error
+        case let error as NIOConnectionError:
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return failure(.cannotFindHost) }
+            return failure(.cannotConnectToHost)
+        case ChannelError.connectTimeout:
+            return failure(.timedOut)
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: return failure(.cannotConnectToHost)
+            case ECONNRESET, EPIPE: return failure(.networkConnectionLost)
+            default: return failure(.networkConnectionLost)
+            }
+        case let error as NIOSSLError:
+            if case .uncleanShutdown = error { return failure(.networkConnectionLost) }
+            return failure(.secureConnectionFailed)
+        case is BoringSSLError:
+            return failure(.secureConnectionFailed)
+        case NIOHTTPDecompression.DecompressionError.limit:
+            return failure(.dataLengthExceedsMaximum)
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            return failure(.cannotDecodeContentData)
+        case HTTPParserError.invalidEOFState:
+            // The connection ended inside a head or a body: nothing whole was answered.
+            return failure(.networkConnectionLost)
+        case is HTTPParserError:
+            return failure(.badServerResponse)
+        case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed:
+            return failure(.networkConnectionLost)
+        default:
+            return failure(.unknown)
+        }
+    }
+
+    /// A refused server: the date codes when the chain is out of date (also when a handler refused because of it),
+    /// otherwise untrusted; a server that could not be judged failed the connection.
+    static func map(_ refusal: HandshakeTrust.Refusal, cause: (any Error)?, url: URL?) -> URLError {
+        let message =
+            cause.map { "the TLS handshake was refused by the trust check (\($0))" }
+            ?? "the reused connection was refused by the trust check"
+        switch refusal {
+        case .chainNotTrusted(let chain):
+            let code = code(for: chain)
+            return URLError(
+                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, chainValidationFailure: chain),
+                url: url)
+        case .handler(let trust):
+            let code = trust.reason.chainValidationFailure.map(code(for:)) ?? .serverCertificateUntrusted
+            return URLError(
+                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust),
+                url: url)
+        case .notJudged(let why):
+            return make(.secureConnectionFailed, cause.map { "\(why) (\($0))" } ?? why, url: url)
+        }
+    }
+
+    private static func code(for failure: ChainValidationFailure) -> URLError.Code {
+        switch failure.kind {
+        case .expired: return .serverCertificateHasBadDate
+        case .notYetValid: return .serverCertificateNotYetValid
+        default: return .serverCertificateUntrusted
+        }
+    }
+}

@@ -2,27 +2,6 @@ import Dispatch
 import Foundation
 import NetworkCore
 
-/// A host name and port a case points at an address of its own, instead of DNS: the server is on loopback, the URL
-/// keeps the name (so TLS sends it as SNI and certificates are checked against it).
-public struct HostOverride: Sendable, Hashable, CustomStringConvertible {
-    /// The host name as the request URL spells it, or its canonical form (a stack may look it up by either).
-    public let host: String
-    /// The port.
-    public let port: Int
-    /// The address to connect to (`127.0.0.1`).
-    public let address: String
-
-    /// Creates an override.
-    public init(host: String, port: Int, address: String) {
-        self.host = host
-        self.port = port
-        self.address = address
-    }
-
-    /// `HOST:PORT:ADDRESS`, as libcurl's `CURLOPT_RESOLVE` and curl's `--resolve` spell it.
-    public var description: String { "\(host):\(port):\(address)" }
-}
-
 /// What a case asks of the stack a subject builds: the challenge handler, the roots to trust, the
 /// verification time and where delayed retries wait.
 public struct StackEnvironment: Sendable {

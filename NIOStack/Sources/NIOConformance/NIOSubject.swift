@@ -29,7 +29,7 @@ struct NIOSubject: ConformanceSubject {
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
         configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only([]) : try .only(pemFiles: environment.trustedRootFiles)
         configuration.verificationTime = environment.verificationTime
-        configuration.resolveOverrides = environment.resolveOverrides.map { .init(host: $0.host, port: $0.port, address: $0.address) }
+        configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
         return NIONetworkStack(

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 import SwiftASN1
 import X509
 
@@ -34,20 +35,8 @@ extension NIONetworkStack {
             }
         }
 
-        /// A host name and port sent to another address instead of asking DNS; the URL keeps the name, so TLS
-        /// sends it as SNI and certificates are checked against it.
-        public struct ResolveOverride: Sendable, Hashable {
-            public var host: String
-            public var port: Int
-            public var address: String
-
-            /// Creates an override.
-            public init(host: String, port: Int, address: String) {
-                self.host = host
-                self.port = port
-                self.address = address
-            }
-        }
+        /// A host name and port sent to another address instead of asking DNS (NetworkCore's `HostOverride`).
+        public typealias ResolveOverride = HostOverride
 
         /// The roots standard validation trusts (the system bundle by default).
         public var trustRoots: TrustRoots = .system

@@ -24,7 +24,7 @@ extension Network.URLSessionError {
         case .noRequest: return ("no_request", "none")
         case .http(let status, _, _): return ("http", StackMetrics.statusClass(status.statusCode))
         case .noData(let status, _): return ("no_data", StackMetrics.statusClass(status.statusCode))
-        case .url(let error): return ("url", error.code.metricsName)
+        case .url(let error): return ("url", error.code.name)
         case .badResponse: return ("bad_response", "none")
         case .cancelled: return ("cancelled", "none")
         case .retry(let reason, let state):

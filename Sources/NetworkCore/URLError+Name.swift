@@ -5,10 +5,10 @@ import FoundationNetworking
 
 extension URLError.Code {
 
-    /// The code's name in Foundation (`timedOut`, `serverCertificateUntrusted`), the `code` dimension of a
-    /// `url` outcome: a name reads better on a dashboard than `-1001`, and stays the same across platforms.
-    /// A code Foundation has no name for is its number, so the set stays as small as Foundation's.
-    var metricsName: String {
+    /// The code's name in Foundation (`timedOut`, `serverCertificateUntrusted`), or its number when Foundation has
+    /// none: the reports' and the metrics' one spelling of a code (a name reads better than `-1001`, and stays the
+    /// same across platforms).
+    package var name: String {
         switch self {
         case .unknown: return "unknown"
         case .cancelled: return "cancelled"

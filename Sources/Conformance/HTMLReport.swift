@@ -3,9 +3,10 @@ import Foundation
 /// The reports of one or more subjects as one self-contained HTML page: a matrix of cases × subjects, grouped by
 /// family, with a coloured verdict per cell, filters, and a detail panel per case (`conformance report --html`).
 ///
-/// A JSON report carries each case's title and rule IDs but neither its explanation nor the rules' text: those
-/// come from the catalogue and the rule book of the build that renders the page, keyed by case and rule ID
-/// (``explanations`` and ``rules``), and the page says so where one is missing.
+/// A JSON report carries each case's title, rule IDs and explanation (reports before schema 2.4.0 have none), and
+/// only the first sentence of each rule: the rules' full text comes from the rule book of the build that renders
+/// the page, and a missing explanation from its catalogue (``explanations`` and ``rules``); the page says so where
+/// one is missing.
 package struct HTMLReport {
     /// The subjects' reports, one column each, in this order.
     package var reports: [SuiteReport]
@@ -15,6 +16,16 @@ package struct HTMLReport {
     package var explanations: [String: String]
     /// What the rule links start with: the spec directory relative to the page (`../spec/`).
     package var specLink: String
+
+    /// Each case's explanation as its report states it (the first report that has one), else as the catalogue does:
+    /// a report of another suite version keeps the words its cases were judged by.
+    package static func explanations(of reports: [SuiteReport], else catalogue: [ConformanceCase]) -> [String: String] {
+        var explanations = Dictionary(catalogue.map { ($0.id, $0.explanation) }, uniquingKeysWith: { first, _ in first })
+        for result in reports.flatMap(\.cases).reversed() {
+            if let explanation = result.explanation { explanations[result.id] = explanation }
+        }
+        return explanations
+    }
 
     /// Creates a page.
     package init(reports: [SuiteReport], rules: [SpecRule], explanations: [String: String], specLink: String) {

@@ -70,6 +70,23 @@ struct HTMLReportTests {
         #expect(relative("/tmp/out", "/repo/docs/spec") == "../../repo/docs/spec")
     }
 
+    @Test("a case's explanation comes from its report, and from this build's catalogue only when the report has none")
+    func explanationFromTheReport() async throws {
+        let reference = try await ReferenceRun.report.value
+        let directory = try DerivedReport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var older = reference
+        older.cases[0].explanation = "the words of an older suite"
+        older.cases[1].explanation = nil
+        let report = try DerivedReport.write(older, in: directory, name: "older.json")
+        let output = directory.appendingPathComponent("out.html").path
+        #expect(ConformanceCommandLine.run(arguments: ["report", "--html", output, "--spec", spec, report], subjects: subjects) == 0)
+        let page = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(page.contains("<p class=\"explanation\">the words of an older suite</p>"))
+        let catalogued = try #require(Catalogue.all.first { $0.id == reference.cases[1].id })
+        #expect(page.contains("<p class=\"explanation\">\(HTMLEscaping.escape(catalogued.explanation))</p>"))
+    }
+
     @Test("report refuses what it cannot draw with a sysexits status, and writes nothing")
     func reportErrors() async throws {
         let reference = try await ReferenceRun.report.value

@@ -54,10 +54,8 @@ struct ReportCommand: ConformanceSubcommand {
             // A third party's command run outside this repository has no docs/spec: the page names the rules without their text.
             FileHandle.standardError.write(Data("warning: no docs/spec here (--spec DIR), so the page has no rule text\n".utf8))
         }
-        // The JSON report has neither explanations nor rule text: this build's catalogue and rule book supply them.
-        let explanations = Dictionary(Catalogue.all.map { ($0.id, $0.explanation) }, uniquingKeysWith: { first, _ in first })
         let page = HTMLReport(
-            reports: loaded, rules: rules, explanations: explanations,
+            reports: loaded, rules: rules, explanations: HTMLReport.explanations(of: loaded, else: Catalogue.all),
             specLink: ConformanceCommandLine.relativePath(
                 from: URL(fileURLWithPath: html).deletingLastPathComponent(), to: URL(fileURLWithPath: specFolder)) + "/"
         ).render()

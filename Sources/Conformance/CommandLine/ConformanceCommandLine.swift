@@ -18,9 +18,10 @@ import Foundation
 /// instead.
 ///
 /// Exit status: 0; 1 when a run fails its gate (a failed MUST case, or any with `--fail-on should`) or `compare`
-/// finds a new failure; the sysexits(3) numbers otherwise: 64 for a usage error, 65 for an input it cannot use (a
-/// file that is not a report), 66 for a missing input, 73 for an output it cannot create, 74 for a read or write
-/// that failed. Each error is one line on standard error, and nothing is written.
+/// finds a new failure or a pass now skipped; the sysexits(3) numbers otherwise: 64 for a usage error, 65 for an
+/// input it cannot use (a file that is not a report), 66 for a missing input, 73 for an output it cannot create, 74
+/// for a read or write that failed. Each error is one line on standard error (a usage error then shows the usage),
+/// and nothing is written.
 public enum ConformanceCommandLine {
 
     /// Runs the command for one subject with the process's arguments, then exits with its status.

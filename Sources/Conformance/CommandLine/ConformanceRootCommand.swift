@@ -13,8 +13,8 @@ struct ConformanceRootCommand: ParsableCommand {
                 or `SUBCOMMAND --help` says what a subcommand takes; `--generate-completion-script bash|zsh|fish` \
                 prints a completion script for the shell.
 
-                Exit status: 0; 1 when a run fails its gate or `compare` finds a new failure; 64 for a usage error, \
-                65 for an input it cannot use, 66 for a missing input, 73 for an output it cannot create, 74 for a \
+                Exit status: 0; 1 when a run fails its gate or `compare` finds a new failure or a pass now skipped; 64 \
+                for a usage error, 65 for an input it cannot use, 66 for a missing input, 73 for an output it cannot create, 74 for a \
                 read or write that failed. Nothing is written on an error.
                 """,
             version: PinnedNetworkVersion.line,

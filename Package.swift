@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Reference", targets: ["Reference"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "ReferenceConformance", targets: ["ReferenceConformance"]),
         .library(name: "FoundationSubject", targets: ["FoundationSubject"]),
         .library(name: "ReferenceServiceLifecycle", targets: ["ReferenceServiceLifecycle"]),
         .executable(name: "conformance", targets: ["ConformanceCommand"]),
@@ -53,22 +54,21 @@ let package = Package(
         // MARK: The in-process HTTPS server.
         .target(name: "MockServer", dependencies: ["COpenSSL", "COpenSSLShims", "CNghttp2"]),
 
-        // MARK: The conformance suite: catalogue, runner, reports (third parties import it).
+        // MARK: The conformance suite: catalogue, runner, reports (third parties import it). It links no stack: a
+        // third party's stack runs it without libcurl.
         .target(name: "Conformance", dependencies: [
-            "NetworkCore", "Reference", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "NetworkCore", "Pinning", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // MARK: The reference stack as the suite's subject.
+        .target(name: "ReferenceConformance", dependencies: ["Conformance", "Reference"]),
 
         // MARK: A second subject: the same NetworkStack on Foundation's URLSession.
         .target(name: "FoundationSubject", dependencies: ["NetworkCore", "Conformance"]),
 
         // MARK: The main command.
         .executableTarget(name: "ConformanceCommand", dependencies: [
-            "Conformance", "FoundationSubject",
-        ]),
-
-        // MARK: A bounded soak of the reference stack (Scripts/soak).
-        .executableTarget(name: "Soak", dependencies: [
-            "NetworkCore", "Reference", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Conformance", "ReferenceConformance", "FoundationSubject",
         ]),
 
         // MARK: Tests
@@ -78,7 +78,8 @@ let package = Package(
         .executableTarget(
             name: "TrappingSubject",
             dependencies: [
-                "Conformance", "NetworkCore", "Reference", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Conformance", "ReferenceConformance", "NetworkCore", "Reference",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/TrappingSubject"),
         .testTarget(name: "PinningTests", dependencies: ["Pinning"]),
@@ -96,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "NetworkCore", "Conformance", "Reference", "MockServer", "TestTraits",
+                "NetworkCore", "Conformance", "ReferenceConformance", "Reference", "MockServer", "TestTraits",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Conformance"),

@@ -9,6 +9,7 @@ let package = Package(
     name: "Benchmarks",
     dependencies: [
         .package(name: "PinnedNetwork", path: ".."),
+        .package(name: "NIOStack", path: "../NIOStack"),
         // Peers written in Swift (swift-nio + BoringSSL), for ratios next to raw libcurl.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NetworkCore", package: "PinnedNetwork"),
                 .product(name: "Reference", package: "PinnedNetwork"),
+                .product(name: "NIOStack", package: "NIOStack"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -27,8 +27,8 @@ extension Catalogue {
                 id: "clientcert.post-handshake.missing",
                 title: "a client certificate missing after the handshake is clientCertificateRequired", rules: ["TRUST-10", "ERR-23"],
                 explanation:
-                    "The server (TLS 1.3 only) asks for a client certificate after the handshake, once it has read the request head, and requires one. The stack has no handler, so it presents none; the server refuses with a certificate_required alert instead of a response. The fetch fails with clientCertificateRequired, not as a lost connection.",
-                server: asking(.postHandshake, .tls13),
+                    "The server (TLS 1.3 only) asks for a client certificate after the handshake, once it has read the request head, and requires one. The stack has no handler, so it presents none; the server refuses with a certificate_required alert instead of a response. The fetch fails with clientCertificateRequired, not as a lost connection. A server can ask after the handshake only a client that offered post-handshake authentication, which a stack without client certificates need not do: the case needs the client-certificates feature.",
+                requires: [.clientCertificates], server: asking(.postHandshake, .tls13),
                 expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 1))),
         ]
     }
@@ -49,6 +49,12 @@ extension Catalogue {
             version == .tls12
             ? "The server refuses in the handshake."
             : "Under TLS 1.3 the server refuses after the client's side of the handshake has finished, so the client may already have written its request: the refusal must still be reported as one."
+        // A TLS 1.2 refusal is a bare handshake_failure alert: only a stack that saw the server's CertificateRequest
+        // can tell it from any other failed handshake. TLS 1.3's certificate_required alert says it to every stack.
+        let missingNeeds =
+            version == .tls12
+            ? " The refusal is a handshake_failure alert, which says nothing of a certificate: only a stack that saw the server ask can tell, so the case needs the client-certificates feature."
+            : " The refusal is a certificate_required alert, which any stack can read: the case runs whether or not the stack presents client certificates."
         func refused(_ scenario: String, _ what: String) -> ConformanceCase {
             ConformanceCase(
                 id: "clientcert.\(scenario.dropFirst("client-".count)).\(v)",
@@ -72,8 +78,8 @@ extension Catalogue {
                 title: "a required client certificate that is missing is clientCertificateRequired (\(tls))",
                 rules: ["ERR-23"],
                 explanation:
-                    "The server requires a client certificate; the stack has no handler, so it presents none. \(refusalMoment) The fetch fails with clientCertificateRequired.",
-                server: asking(.required, version),
+                    "The server requires a client certificate; the stack has no handler, so it presents none. \(refusalMoment) The fetch fails with clientCertificateRequired.\(missingNeeds)",
+                requires: version == .tls12 ? [.clientCertificates] : [], server: asking(.required, version),
                 expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 0))),
             refused("client-expired", "a certificate that expired in 2021"),
             refused("client-other-ca", "a certificate issued under a root the server does not trust"),

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import MockServer
 import NetworkCore
-import Reference
+import Pinning
 
 extension Catalogue {
 

@@ -1,6 +1,6 @@
 import Foundation
 import NetworkCore
-import Reference
+import Pinning
 
 extension Catalogue {
 

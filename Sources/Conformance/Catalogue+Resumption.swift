@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
 import NetworkCore
-import Reference
+import Pinning
 
 extension Catalogue {
 

@@ -13,7 +13,8 @@ public enum MarkdownReport {
         for (library, version) in (report.subject.libraryVersions ?? [:]).sorted(by: { $0.key < $1.key }) {
             md += "| subject's \(cell(library)) | \(cell(version)) |\n"
         }
-        md += "| harness OpenSSL | \(report.environment.openSSL) |\n| harness libcurl | \(cell(report.environment.libcurl)) |\n"
+        md += "| harness | \(cell(report.environment.openSSL)) |\n"
+        if let libcurl = report.environment.libcurl { md += "| harness libcurl | \(cell(libcurl)) |\n" }
         md += "| cases | \(report.summary.description) |\n"
         md += "| wall time | \(String(format: "%.1f", report.durationSeconds)) s |\n\n"
         if !report.subject.unsupportedFeatures.isEmpty {

@@ -51,7 +51,9 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let http2 = SubjectFeature(rawValue: "http2")
     /// The stack's challenge handler is asked for an identity when a server asks for a client certificate, and
     /// the stack presents the identity it answers (TRUST-10). A stack that cannot present one lacks it: the cases
-    /// that need a handler's answer are then SKIP.
+    /// that need a handler's answer are then SKIP, and so are the two whose refusal only such a stack can recognise
+    /// (a TLS 1.2 handshake_failure after the server asked, and a request after the handshake, which a server can
+    /// make only of a client that offered post-handshake authentication).
     public static let clientCertificates = SubjectFeature(rawValue: "client-certificates")
 
     /// The features this version of the suite knows, in the order they are documented.

@@ -1,5 +1,5 @@
 import Foundation
-import Reference
+import MockServer
 
 /// The result of a run: the suite, the subject, the environment, and every case's result.
 ///
@@ -8,9 +8,12 @@ import Reference
 public struct SuiteReport: Sendable, Codable {
 
     /// The version of the JSON schema; bumped on any incompatible change.
-    public static let schemaVersion = "2.4.0"
+    public static let schemaVersion = "3.0.0"
+    /// The major schema versions this build reads: 3, and 2, whose reports differ only in carrying the harness's
+    /// libcurl (``Environment/libcurl``).
+    static let readableSchemaMajors = ["2", "3"]
     /// The version of the catalogue: bumped when cases are added or retired.
-    public static let suiteVersion = "0.8.0"
+    public static let suiteVersion = "0.9.0"
 
     /// The subject, as it describes itself.
     public struct SubjectInfo: Sendable, Codable {
@@ -35,10 +38,11 @@ public struct SuiteReport: Sendable, Codable {
 
     /// Where the run happened.
     public struct Environment: Sendable, Codable {
-        /// `OpenSSL_version(OPENSSL_VERSION)`.
+        /// The OpenSSL the harness's server runs on (`MockServer.openSSLVersion`).
         public var openSSL: String
-        /// `curl_version()`.
-        public var libcurl: String
+        /// `curl_version()` of the harness, in reports of schema 2, when the harness linked the
+        /// reference stack; `nil` since. The subject's own libraries are in ``SubjectInfo/libraryVersions``.
+        public var libcurl: String?
         /// The operating system.
         public var operatingSystem: String
         /// The machine's processor count.
@@ -46,9 +50,8 @@ public struct SuiteReport: Sendable, Codable {
 
         /// The environment of this process.
         public static var current: Environment {
-            let versions = Network.URLSessionNetworkStack.transportVersions
-            return Environment(
-                openSSL: versions.openSSL, libcurl: versions.libcurl,
+            Environment(
+                openSSL: MockServer.openSSLVersion, libcurl: nil,
                 operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString,
                 processors: ProcessInfo.processInfo.activeProcessorCount)
         }

@@ -26,7 +26,7 @@ public enum TextReport {
             text +=
                 "Subject libraries: " + libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + "\n"
         }
-        text += "Harness: OpenSSL: \(report.environment.openSSL); libcurl: \(report.environment.libcurl)\n\n"
+        text += "Harness: \(report.environment.openSSL)\(report.environment.libcurl.map { "; libcurl: \($0)" } ?? "")\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
             text +=
                 "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"

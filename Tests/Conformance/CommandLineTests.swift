@@ -4,6 +4,7 @@ import Reference
 import Synchronization
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// The reference stack, counting the stacks it makes: a command that must run nothing must make none.
 private final class CountingSubject: ConformanceSubject, Sendable {
@@ -121,6 +122,25 @@ struct CommandLineTests {
         #expect(markdown.contains("| `error.http.status-404` | MUST | PASS |"))
     }
 
+    @Test("a report of schema 2, which named the harness's libcurl, is still read, and its libcurl still shown")
+    func schemaTwoReportIsRead() throws {
+        let folder = temporaryPath("schema-2")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let json = folder + "/run.json"
+        #expect(run(["--filter", "error.http.status-404", "--format", "json", "--output", json, "--quiet"]) == 0)
+        var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        var environment = try #require(object["environment"] as? [String: Any])
+        #expect(environment["libcurl"] == nil, "a schema 3 report names no harness libcurl: the harness links none")
+        environment["libcurl"] = "libcurl/7.88.1 OpenSSL/3.0.19"
+        object["environment"] = environment
+        object["schemaVersion"] = "2.4.0"
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: json))
+        #expect(run(["convert", "--format", "markdown", "--output", folder + "/run.md", json]) == 0)
+        let markdown = try String(contentsOfFile: folder + "/run.md", encoding: .utf8)
+        #expect(markdown.contains("| harness libcurl | libcurl/7.88.1 OpenSSL/3.0.19 |"))
+    }
+
     @Test("convert refuses a file that is not a report with 65 and a missing one with 66, and writes nothing")
     func convertRefusesWhatIsNotAReport() throws {
         let folder = temporaryPath("convert-bad")
@@ -218,13 +238,28 @@ struct CommandLineTests {
 
     @Test("soak refuses a misspelt option with 64 before any fetch, and answers --help")
     func soak() throws {
-        let soak = try BuiltExecutable("Soak")
-        let misspelt = try soak.run(["--fetchs", "10"], limit: 30)
+        let command = try BuiltExecutable("conformance")
+        let misspelt = try command.run(["soak", "--fetchs", "10"], limit: 30)
         #expect(misspelt.status == 64)
         #expect(misspelt.errors.hasPrefix("Error: Unknown option '--fetchs'. Did you mean '--fetches'?"))
         #expect(misspelt.output.isEmpty)
-        let help = try soak.run(["--help"], limit: 30)
+        let help = try command.run(["soak", "--help"], limit: 30)
         #expect(help.status == 0)
         #expect(help.output.contains("--rss-bound-mib"))
+        #expect(help.output.contains("--subject"))
+    }
+
+    @Test("soak soaks the subject it is given, and passes a short run of the reference stack")
+    func soakRunsTheChosenSubject() throws {
+        let outcome = try BuiltExecutable("conformance").run(["soak", "--subject", "reference", "--fetches", "400"], limit: 120)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+        #expect(outcome.output.contains("soak: reference: 400 fetches"))
+        #expect(outcome.output.contains("400 completed, 0 lost, 0 double"))
+        #expect(outcome.output.hasSuffix("soak: PASS\n"))
+    }
+
+    @Test("soak called as a library, not from its own executable, is a usage error: its servers need a child process")
+    func soakNeedsItsOwnExecutable() {
+        #expect(run(["soak", "--fetches", "10"]) == 64)
     }
 }

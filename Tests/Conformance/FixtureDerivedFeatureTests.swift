@@ -3,6 +3,7 @@ import Foundation
 import Reference
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// A subject that cannot let a handler overrule standard validation.
 private struct NoOverrideSubject: ConformanceSubject {

@@ -4,6 +4,7 @@ import Reference
 import Synchronization
 import TestTraits
 import Testing
+import ReferenceConformance
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

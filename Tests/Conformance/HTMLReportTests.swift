@@ -3,6 +3,7 @@ import Foundation
 import Reference
 import TestTraits
 import Testing
+import ReferenceConformance
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let spec = repository.appendingPathComponent("docs/spec").path
@@ -97,10 +98,10 @@ struct HTMLReportTests {
         older.suiteVersion = "0.0.1"
         let mixed = try DerivedReport.write(older, in: directory, name: "older.json")
         var future = reference
-        future.schemaVersion = "3.0.0"
+        future.schemaVersion = "4.0.0"
         let otherSchema = try DerivedReport.write(future, in: directory, name: "future.json")
         let garbage = directory.appendingPathComponent("garbage.json").path
-        try Data("{\"schemaVersion\": \"2.4.0\"}".utf8).write(to: URL(fileURLWithPath: garbage))
+        try Data("{\"schemaVersion\": \"3.0.0\"}".utf8).write(to: URL(fileURLWithPath: garbage))
         let output = directory.appendingPathComponent("out.html").path
 
         func report(_ arguments: [String], to path: String = output) -> Int32 {

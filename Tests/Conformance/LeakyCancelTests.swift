@@ -7,6 +7,7 @@ import Reference
 import Synchronization
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// A cancelable that reports the fetch cancelled at once but leaves the work underneath running: the
 /// completion says `.cancelled`, yet a waiting retry still goes out.

@@ -6,6 +6,7 @@ import FoundationNetworking
 import Reference
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// The reference stack, except that a fetch whose result `twice` picks completes a second time, at once.
 private final class DoubleCompletingStack: NetworkStack {

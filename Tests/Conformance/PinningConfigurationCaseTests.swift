@@ -3,6 +3,7 @@ import Foundation
 import Reference
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// A subject that declares every feature unsupported: only the cases that ask nothing of a stack run for it.
 private struct FeaturelessSubject: ConformanceSubject {

@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import ReferenceConformance
 
 /// One run of the whole catalogue against the reference stack, shared by the tests that read it (the
 /// suite takes seconds; running it once keeps `swift test` fast).

@@ -4,6 +4,7 @@ import Reference
 import Synchronization
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// A subject whose every second stack is refused: the same case is PASS on one run and SKIP on the next.
 private final class AlternatingSubject: ConformanceSubject, Sendable {

@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// The JSON report of a run with its timings removed, as a comparable value.
 private func untimed(_ report: SuiteReport) throws -> NSDictionary {

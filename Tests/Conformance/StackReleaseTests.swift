@@ -7,6 +7,7 @@ import Reference
 import NetworkCore
 import TestTraits
 import Testing
+import ReferenceConformance
 
 /// Weak references to what a subject made for its cases.
 private final class Made: Sendable {

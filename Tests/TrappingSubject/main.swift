@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import NetworkCore
 import Reference
+import ReferenceConformance
 
 // A conformance command whose subject is the reference stack, except on the one case whose fetch ends with
 // the status in $TRAPPING_SUBJECT_STATUS: there it traps ($TRAPPING_SUBJECT_MODE=trap, the default) or

@@ -5,7 +5,8 @@
 //             [--close] [--http2] [--pin PEM] [--profile strict|compatible] [--client-cert PEM --client-key KEY]
 //
 // Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
-// stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation).
+// stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation), nio (the
+// NIO stack of NIOStack/, on the callback API like reference).
 // `--warmup` requests run first, untimed, on the same connections; then at most `--count` requests, and
 // none is started after `--seconds`. `--close` sends `Connection: close`, so every request is a new TCP
 // connection and a full TLS handshake (nginx in Scripts/bench has no session cache and no tickets).
@@ -20,6 +21,7 @@ import FoundationNetworking
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOStack
 import NetworkCore
 import Reference
 import Synchronization
@@ -146,19 +148,29 @@ func makeStack(_ plan: Plan, _ options: RunCommand) throws -> Network.URLSession
     case .compatible: configuration.validationProfile = .compatible
     }
     #endif
-    var handler: (any AuthenticationChallengeHandler)?
-    if let pinFile = options.pin {
-        // Pins the certificate in the PEM file (the fixture intermediate) for the URL's host.
-        let pin = try ServerCertificate.certificates(pemFile: pinFile)[0].spkiSHA256
-        handler = try ServerTrustEvaluator(configuration: .init(pinningPolicies: [
-            try .init(domainName: plan.url.host ?? "localhost", pinnedHashes: [pin], enforceBackupPin: false)
-        ]))
-    }
+    var handler = try pinningHandler(plan, options)
     if let (chain, key) = plan.clientCertificate {
         let identity = try ClientIdentity(pemCertificateFile: chain, privateKeyFile: key)
         handler = ClientCertificateHandler(presenting: identity, serverTrust: handler)
     }
     return Network.URLSessionNetworkStack(configuration: configuration, authenticationChallengeHandler: handler, retryQueue: .global())
+}
+
+/// The handler that pins the certificate in `--pin`'s PEM file (the fixture intermediate) for the URL's host.
+func pinningHandler(_ plan: Plan, _ options: RunCommand) throws -> (any AuthenticationChallengeHandler)? {
+    guard let pinFile = options.pin else { return nil }
+    let pin = try ServerCertificate.certificates(pemFile: pinFile)[0].spkiSHA256
+    return try ServerTrustEvaluator(configuration: .init(pinningPolicies: [
+        try .init(domainName: plan.url.host ?? "localhost", pinnedHashes: [pin], enforceBackupPin: false)
+    ]))
+}
+
+/// The NIO stack (HTTP/1.1 keep-alive, swift-certificates' Verifier and the handler inside the handshake), trusting
+/// only the given root.
+func makeNIOStack(_ plan: Plan, _ options: RunCommand) throws -> NIONetworkStack {
+    var configuration = NIONetworkStack.Configuration()
+    configuration.trustRoots = try .only(pemFiles: [plan.cafile])
+    return NIONetworkStack(configuration: configuration, authenticationChallengeHandler: try pinningHandler(plan, options), retryQueue: .global())
 }
 
 func profileName(_ options: RunCommand) -> String {
@@ -177,7 +189,8 @@ func makeResource(_ plan: Plan) -> Network.URLSessionResource {
 
 /// The callback API: sequential (wait for each completion), or `inflight` chains in which each completion
 /// starts the next fetch.
-func referenceCallbacks(_ stack: Network.URLSessionNetworkStack, _ plan: Plan) -> Outcome {
+func referenceCallbacks<Stack: NetworkStack>(_ stack: Stack, _ plan: Plan) -> Outcome
+where Stack.Resource == Network.URLSessionResource, Stack.Remote == Data, Stack.Response == URLResponse {
     let resource = makeResource(plan)
     func loop(count: Int, seconds: Double) -> Outcome {
         let ticket = Ticket(count: count, seconds: seconds)
@@ -337,14 +350,14 @@ struct RunCommand: ParsableCommand {
         commandName: "run", abstract: "Runs one bounded request loop of one client and prints its figures as one JSON line.")
 
     enum Client: String, CaseIterable, ExpressibleByArgument {
-        case libcurl, reference, referenceAsync = "reference-async", ahc, urlsession
+        case libcurl, reference, referenceAsync = "reference-async", ahc, urlsession, nio
     }
 
     enum Profile: String, CaseIterable, ExpressibleByArgument {
         case strict, compatible
     }
 
-    @Option(help: "The client: libcurl in C, the reference stack's callback or async API, AsyncHTTPClient, or URLSession.")
+    @Option(help: "The client: libcurl in C, the reference stack's callback or async API, AsyncHTTPClient, URLSession, or the NIO stack.")
     var client: Client
 
     @Option(help: "The URL to request.")
@@ -371,7 +384,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Offer HTTP/2 in ALPN (the reference stack and URLSession always do).")
     var http2 = false
 
-    @Option(help: ArgumentHelp("Pin the key of the certificate in this PEM file (the reference stack).", valueName: "pem"))
+    @Option(help: ArgumentHelp("Pin the key of the certificate in this PEM file (the reference and NIO stacks).", valueName: "pem"))
     var pin: String?
 
     @Option(help: "The reference stack's validation profile (a tree that has Configuration.validationProfile).")
@@ -410,6 +423,10 @@ struct RunCommand: ParsableCommand {
         case .referenceAsync: outcome = referenceAsync(try makeStack(plan, self), plan)
         case .ahc: outcome = asyncHTTPClient(plan)
         case .urlsession: outcome = urlSession(plan)
+        case .nio:
+            let stack = try makeNIOStack(plan, self)
+            outcome = referenceCallbacks(stack, plan)
+            stack.shutDown()
         }
         let sorted = outcome.latencies.sorted()
         let fields: [String: Any] = [

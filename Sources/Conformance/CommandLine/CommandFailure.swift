@@ -12,6 +12,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case data = 65
         /// An input that is missing or unreadable (`EX_NOINPUT`).
         case noInput = 66
+        /// A helper process of the command that did not start as it should (`EX_SOFTWARE`).
+        case software = 70
         /// An output that cannot be created (`EX_CANTCREAT`).
         case cannotCreate = 73
         /// A read or write that failed on the way (`EX_IOERR`).

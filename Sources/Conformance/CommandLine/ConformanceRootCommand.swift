@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `conformance` command: `run` (the default, so `conformance --filter X` runs), `list`, `compare`,
-/// `coverage`, `report` and `version`, each with its own `--help`.
+/// `coverage`, `report`, `convert`, `soak` and `version`, each with its own `--help`.
 struct ConformanceRootCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -20,7 +20,7 @@ struct ConformanceRootCommand: ParsableCommand {
             version: PinnedNetworkVersion.line,
             subcommands: [
                 RunCommand.self, ListCommand.self, CompareCommand.self, CoverageCommand.self, ReportCommand.self, ConvertCommand.self,
-                VersionCommand.self,
+                SoakCommand.self, VersionCommand.self,
             ],
             defaultSubcommand: RunCommand.self)
     }

@@ -16,10 +16,12 @@ enum ReportFile {
         guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
             throw CommandFailure(.data, "\(path) is not a conformance JSON report (no schemaVersion)")
         }
-        let major = { (version: String) in version.prefix { $0 != "." } }
-        guard major(header.schemaVersion) == major(SuiteReport.schemaVersion) else {
+        let major = header.schemaVersion.prefix { $0 != "." }
+        guard SuiteReport.readableSchemaMajors.contains(String(major)) else {
             throw CommandFailure(
-                .data, "\(path) has schema \(header.schemaVersion); this build reads schema \(major(SuiteReport.schemaVersion)).x")
+                .data,
+                "\(path) has schema \(header.schemaVersion); this build reads schema \(SuiteReport.readableSchemaMajors.map { "\($0).x" }.joined(separator: " and "))"
+            )
         }
         do { return try JSONReport.decode(data) } catch {
             throw CommandFailure(.data, "\(path) is not a valid report: \(CommandFailure.oneLine(error))")

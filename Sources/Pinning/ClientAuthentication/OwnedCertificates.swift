@@ -3,11 +3,11 @@ internal import COpenSSLShims
 import Foundation
 
 /// OpenSSL certificates read from PEM or DER, leaf first, freed with this object.
-final class OwnedCertificates {
+package final class OwnedCertificates {
 
     /// Never empty.
-    let all: [OpaquePointer]
-    var leaf: OpaquePointer { all[0] }
+    package let all: [OpaquePointer]
+    package var leaf: OpaquePointer { all[0] }
 
     /// Takes ownership of parsed certificates, at least one.
     private init(nonEmpty certificates: [OpaquePointer]) { all = certificates }
@@ -44,7 +44,7 @@ final class OwnedCertificates {
     }
 
     /// Parses DER certificates, in order; `nil` if any does not parse.
-    static func parsing(der: [Data]) -> OwnedCertificates? {
+    package static func parsing(der: [Data]) -> OwnedCertificates? {
         var certificates: [OpaquePointer] = []
         for encoding in der {
             let parsed = encoding.withUnsafeBytes { bytes -> OpaquePointer? in

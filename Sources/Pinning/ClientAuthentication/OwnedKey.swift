@@ -2,9 +2,9 @@ internal import COpenSSL
 import Foundation
 
 /// An OpenSSL private key, freed with this object.
-final class OwnedKey {
+package final class OwnedKey {
 
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
 
@@ -38,7 +38,7 @@ final class OwnedKey {
     }
 
     /// Parses an unencrypted PKCS#8 `PrivateKeyInfo`; `nil` if it does not parse.
-    convenience init?(pkcs8 der: Data) {
+    package convenience init?(pkcs8 der: Data) {
         let parsed = der.withUnsafeBytes { bytes -> OpaquePointer? in
             var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)  // d2i_* advances it
             return d2i_AutoPrivateKey(nil, &cursor, bytes.count)
@@ -63,7 +63,7 @@ private let passphraseCallback: @convention(c) (UnsafeMutablePointer<CChar>?, In
 }
 
 /// The reason of OpenSSL's most recent error, clearing the queue; "no reason given" when it is empty.
-func openSSLReason() -> String {
+package func openSSLReason() -> String {
     let code = ERR_peek_last_error()
     ERR_clear_error()
     guard code != 0, let reason = ERR_reason_error_string(code) else { return "no reason given" }

@@ -1,4 +1,5 @@
 import Foundation
+import Conformance
 import Reference
 
 /// The reference stack (libcurl + OpenSSL), the subject the suite runs by default.

@@ -1,21 +1,26 @@
 import Foundation
 import MockServer
 
-/// The server half of the soak, run as a child process (`soak --serve`) so that its journals, which keep every
+/// The server half of the soak, run as a child process (`conformance soak --serve`) so that its journals, which keep every
 /// request, do not count against the client's memory: a plain HTTP/1.1 server, and a TLS server that speaks
 /// HTTP/2 to a client that offers it (HTTP/1.1 otherwise), with the same responses.
 enum SoakServer {
 
-    /// The certificate the TLS server serves and the root that trusts it, in the fixture catalogue.
-    static let chain = "Fixtures/certs/valid-ec256/served.pem"
-    static let key = "Fixtures/certs/valid-ec256/leaf.key"
-    static let root = "Fixtures/certs/roots/root-a.pem"
+    /// The fixture scenario the TLS server serves; root A trusts it.
+    private static let scenario = "valid-ec256"
+
+    /// The roots that trust the TLS server's certificate.
+    static func roots(_ fixtures: FixtureCatalogue) -> [String] { (fixtures.scenario(scenario)?.trust ?? []).map(fixtures.path) }
 
     /// Serves until standard input closes; prints both ports on the first line of standard output.
-    static func run() throws {
+    static func run(_ fixtures: FixtureCatalogue) throws {
+        guard let served = fixtures.scenario(scenario), let chain = served.served, let key = served.key else {
+            throw CommandFailure(.noInput, "the fixture catalogue has no scenario \(scenario) with a chain and a key")
+        }
         let plain = try MockServer()
         let tls = try MockServer(
-            tls: MockServer.TLS(identity: .init(chainFile: chain, keyFile: key), httpVersions: .http1AndHTTP2))
+            tls: MockServer.TLS(identity: .init(chainFile: fixtures.path(chain), keyFile: fixtures.path(key)), httpVersions: .http1AndHTTP2)
+        )
         for server in [plain, tls] { server.dispatcher = MockDispatcher { request in response(for: request.path) } }
         // Written straight to the pipe: print's buffer would hold the ports until exit.
         FileHandle.standardOutput.write(Data("\(plain.port) \(tls.port)\n".utf8))

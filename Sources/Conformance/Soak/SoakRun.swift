@@ -3,9 +3,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Reference
+import NetworkCore
 
-/// One soak: the fetch mix, the windows of fetches in flight, the checkpoints and the verdict.
+/// One soak of a subject's stack: the fetch mix, the windows of fetches in flight, the checkpoints and the verdict.
 struct SoakRun {
 
     struct Options {
@@ -38,26 +38,38 @@ struct SoakRun {
     let options: Options
     let port: Int
     let tlsPort: Int
+    /// The roots that trust the TLS server.
+    let roots: [String]
 
-    func run() -> Bool {
+    /// Runs the soak; whether it passed.
+    func run<Subject: ConformanceSubject>(_ subject: Subject) -> Bool {
+        var stack: Subject.Stack
+        do { stack = try makeStack(subject) } catch {
+            print("soak: \(subject.name) could not make a stack: \(error)")
+            return false
+        }
         let ledger = CompletionLedger(fetches: options.fetches)
         let window = DispatchSemaphore(value: options.window)
         let canceller = DispatchQueue(label: "soak.cancel", attributes: .concurrent)
         var random = SplitMix64(seed: options.seed)
-        var stack = makeStack()
         var stacks = 1
         var checkpoint: ProcessStatus?
-        var http2Fetches = 0
+        var tlsFetches = 0
         let started = ContinuousClock.now
         let before = ProcessStatus.now()
         print(
-            "soak: \(options.fetches) fetches, \(options.window) in flight, a new stack every \(options.stackLifetime), seed \(options.seed)"
+            "soak: \(subject.name): \(options.fetches) fetches, \(options.window) in flight, a new stack every \(options.stackLifetime), seed \(options.seed)"
         )
         print("soak: before: \(before)")
 
         for index in 0..<options.fetches {
             if index > 0, index % options.stackLifetime == 0 {
-                stack = makeStack()  // the old one is released with its fetches pending: they complete cancelled
+                // The old one is released with its fetches pending: they complete cancelled.
+                guard let next = try? makeStack(subject) else {
+                    print("soak: \(subject.name) could not make stack \(stacks + 1)")
+                    return false
+                }
+                stack = next
                 stacks += 1
             }
             if index == options.fetches / 10 {
@@ -71,7 +83,7 @@ struct SoakRun {
             }
             let kind = Kind.allCases[Int(random.next() % UInt64(Kind.allCases.count))]
             let overHTTP2 = kind.protocols == .http2 || (kind.protocols == .either && random.next() % 2 == 0)
-            if overHTTP2 { http2Fetches += 1 }
+            if overHTTP2 { tlsFetches += 1 }
             let fetch = stack.fetch(resource: resource(kind, overHTTP2: overHTTP2)) { _ in
                 ledger.complete(index)
                 window.signal()
@@ -83,11 +95,12 @@ struct SoakRun {
             }
         }
         let drained = drain(window)
+        subject.tearDown(stack)
         let after = ProcessStatus.now()
         let tally = ledger.tally()
         let seconds = Double((ContinuousClock.now - started).components.seconds)
         print(
-            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches (\(http2Fetches) over HTTP/2), \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
+            "soak: done in \(Int(seconds)) s with \(stacks) stacks: \(options.fetches) fetches (\(tlsFetches) over TLS, HTTP/2 where the stack offers it), \(tally.completed) completed, \(tally.lost) lost, \(tally.doubles) double"
         )
         print("soak: after: \(after)")
         return verdict(drained: drained, lost: tally.lost, doubles: tally.doubles, checkpoint: checkpoint ?? before, after: after)
@@ -132,10 +145,11 @@ struct SoakRun {
         return failures.isEmpty
     }
 
-    private func makeStack() -> Network.URLSessionNetworkStack {
-        var configuration = Network.URLSessionNetworkStack.Configuration()
-        configuration.trustRoots = (try? .only(pemFiles: [SoakServer.root])) ?? .system
-        return Network.URLSessionNetworkStack(configuration: configuration, retryQueue: DispatchQueue(label: "soak.retry"))
+    private func makeStack<Subject: ConformanceSubject>(_ subject: Subject) throws -> Subject.Stack {
+        try subject.makeStack(
+            for: StackEnvironment(
+                authenticationChallengeHandler: nil, trustedRootFiles: roots, verificationTime: nil,
+                retryQueue: DispatchQueue(label: "soak.retry")))
     }
 
     private func resource(_ kind: Kind, overHTTP2: Bool) -> Network.URLSessionResource {

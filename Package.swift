@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .target(name: "CShims", dependencies: ["CCurl"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "CHeapShims"),
 
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
         .target(name: "NetworkCore"),
@@ -57,7 +58,7 @@ let package = Package(
         // MARK: The conformance suite: catalogue, runner, reports (third parties import it). It links no stack: a
         // third party's stack runs it without libcurl.
         .target(name: "Conformance", dependencies: [
-            "NetworkCore", "Pinning", "MockServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "NetworkCore", "Pinning", "MockServer", "CHeapShims", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: The reference stack as the suite's subject.

@@ -31,12 +31,13 @@ struct CaseServer {
             throw .harness("MockServer did not start: \(error)")
         }
         host = script.host
-        dispatch = ScriptedDispatch.isNeeded(for: testCase) ? ScriptedDispatch(script: script, started: .now) : nil
+        let answers = script.resolvingOtherOrigin(port: server.port, isTLS: server.isTLS)
+        dispatch = ScriptedDispatch.isNeeded(for: testCase) ? ScriptedDispatch(script: answers, started: .now) : nil
         if let dispatch {
             server.dispatcher = dispatch.dispatcher
         } else {
-            for response in script.responses { server.enqueue(response) }
-            if let repeating = script.repeating { server.dispatcher = MockDispatcher { _ in repeating } }
+            for response in answers.responses { server.enqueue(response) }
+            if let repeating = answers.repeating { server.dispatcher = MockDispatcher { _ in repeating } }
         }
     }
 

@@ -110,6 +110,50 @@ extension Catalogue {
                 server: .tls("valid-ec256", redirect(307, to: "http://localhost:1/landing")),
                 expected: Expectation(url(.unsupportedURL), journal: .requests(1))),
         ]
+        cases += credentials(redirect)
         return cases
+    }
+
+    /// Credentials the request carried, across a redirect to another origin and within one (HTTP-20).
+    private static func credentials(_ redirect: (Int, String) -> MockResponse) -> [ConformanceCase] {
+        let credentials = ["Authorization": "Bearer s3cret", "Cookie": "session=s3cret"]
+        let withCredentials = ResourceSpec.get.with { $0.headers = credentials }
+        func dropped(onSecond checks: [String: String?]) -> [Check] {
+            checks.keys.sorted().map { Check.requestHeader(index: 1, name: $0, value: checks[$0] ?? nil) }
+        }
+        let sent = credentials.keys.sorted().map { Check.requestHeader(index: 0, name: $0, value: credentials[$0]) }
+        return [
+            ConformanceCase(
+                id: "redirect.credentials.other-host-dropped",
+                title: "a redirect to another host is followed without the request's Authorization and Cookie", rules: ["HTTP-20"],
+                explanation:
+                    "The request to 127.0.0.1 carries Authorization and Cookie fields; a 302 sends it to the same server under the name localhost, another origin (over TLS, from localhost to 127.0.0.1, both names of the server's certificate). The redirect is followed, and the second request carries neither field: credentials set for one origin never reach another.",
+                server: .plain(redirect(302, "\(ServerScript.otherOriginPlaceholder)/landing"), ok("landed")),
+                resource: withCredentials,
+                expected: Expectation(
+                    success("landed"), journal: .requests(2),
+                    checks: sent + dropped(onSecond: ["Authorization": nil, "Cookie": nil]))),
+            ConformanceCase(
+                id: "redirect.credentials.other-host-307-dropped",
+                title: "a 307 to another host, which keeps the method and body, still drops Authorization and Cookie",
+                rules: ["HTTP-20"],
+                explanation:
+                    "As redirect.credentials.other-host-dropped, with a 307, which replays the request as it was: the method and body stay, the credentials do not. A stack that rebuilds the request from scratch only for a 301, 302 or 303, and copies it whole for a 307, passes the 302 case and leaks the credentials here.",
+                server: .plain(redirect(307, "\(ServerScript.otherOriginPlaceholder)/landing"), ok("landed")),
+                resource: withCredentials,
+                expected: Expectation(
+                    success("landed"), journal: .requests(2),
+                    checks: sent + dropped(onSecond: ["Authorization": nil, "Cookie": nil]))),
+            ConformanceCase(
+                id: "redirect.credentials.same-origin-kept",
+                title: "a redirect within one origin keeps the request's Authorization and Cookie", rules: ["HTTP-20"],
+                explanation:
+                    "A 302 to /landing on the same scheme, host and port: the second request carries the same Authorization and Cookie fields, so a redirect inside an API does not log its caller out. A stack that drops credentials on every redirect passes the cases of another host and fails here.",
+                server: .plain(redirect(302, "/landing"), ok("landed")),
+                resource: withCredentials,
+                expected: Expectation(
+                    success("landed"), journal: .requests(2),
+                    checks: sent + credentials.keys.sorted().map { Check.requestHeader(index: 1, name: $0, value: credentials[$0]) })),
+        ]
     }
 }

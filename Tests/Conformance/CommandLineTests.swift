@@ -245,7 +245,7 @@ struct CommandLineTests {
         #expect(misspelt.output.isEmpty)
         let help = try command.run(["soak", "--help"], limit: 30)
         #expect(help.status == 0)
-        #expect(help.output.contains("--rss-bound-mib"))
+        #expect(help.output.contains("--heap-bound-mib"))
         #expect(help.output.contains("--subject"))
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Which `3xx` responses are followed, and how (HTTP-9 to HTTP-14, HTTP-19).
+/// Which `3xx` responses are followed, and how (HTTP-9 to HTTP-14, HTTP-19, HTTP-20).
 enum RedirectRule {
 
     /// URLSession's limit: the 17th redirect in a row fails the fetch.
@@ -44,9 +44,17 @@ enum RedirectRule {
             next.httpBody = nil
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.setValue(nil, forHTTPHeaderField: name) }
         }
-        if target.host?.lowercased() != current.host?.lowercased() {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        // Credentials are the origin's: another scheme, host or port gets none of them (HTTP-20).
+        if origin(of: target) != origin(of: current) {
+            for name in ["Authorization", "Cookie"] { next.setValue(nil, forHTTPHeaderField: name) }
         }
         return .follow(next)
+    }
+
+    /// The scheme, host and port a URL leads to, the port made explicit.
+    private static func origin(of url: URL) -> [String] {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return [scheme, url.host?.lowercased() ?? "", String(port)]
     }
 }

@@ -67,6 +67,31 @@ struct NIOStackHTTPTests {
         #expect(second.body.isEmpty)
     }
 
+    @Test("a redirect to another port drops Authorization and Cookie; one within the origin keeps them (HTTP-20)")
+    func redirectCredentialsStayWithTheirOrigin() async throws {
+        let origin = try MockServer()
+        let other = try MockServer()
+        origin.enqueue(MockResponse(status: 302, headers: [("Location", "/same")]))
+        origin.enqueue(MockResponse(status: 302, headers: [("Location", other.url("/other").absoluteString)]))
+        other.enqueue(MockResponse(status: 200, body: Data("landed".utf8)))
+        var request = URLRequest(url: origin.url("/start"), timeoutInterval: 10)
+        request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
+        request.setValue("session=s3cret", forHTTPHeaderField: "Cookie")
+
+        let value = try await Self.fetch(request).get()
+        _ = try await origin.awaitRequest()
+        let sameOrigin = try await origin.awaitRequest()
+        let otherOrigin = try await other.awaitRequest()
+
+        #expect(value.value == Data("landed".utf8))
+        #expect(sameOrigin.header("Authorization") == "Bearer s3cret")
+        #expect(sameOrigin.header("Cookie") == "session=s3cret")
+        // The same host, another port: another origin. The stack once dropped Authorization only on a change of host,
+        // and Cookie never.
+        #expect(otherOrigin.header("Authorization") == nil)
+        #expect(otherOrigin.header("Cookie") == nil)
+    }
+
     @Test("a body larger than the configured limit fails with dataLengthExceedsMaximum")
     func bodyOverLimitRefused() async throws {
         let server = try MockServer()

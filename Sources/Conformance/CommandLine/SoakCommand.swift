@@ -12,9 +12,9 @@ struct SoakCommand: ConformanceSubcommand {
                 One stack at a time (a new one every 5,000 fetches, the old one released with its fetches pending) \
                 against two MockServers in a child process, plain HTTP/1.1 and HTTP/2 over TLS (a stack that offers \
                 only HTTP/1.1 speaks it to both). Prints fetches, completions, lost and double completions, and the \
-                process's memory, descriptors and threads after 10 % of the fetches and at the end. Exit status: 0; \
-                1 on a lost or double completion, or when memory, descriptors or threads grow past their bounds \
-                after the 10 % checkpoint; 64 for a usage error.
+                process's heap in use, memory, descriptors and threads after 10 % of the fetches and at the end. Exit \
+                status: 0; 1 on a lost or double completion, or when the heap in use, descriptors or threads grow past \
+                their bounds after the 10 % checkpoint; 64 for a usage error.
                 """)
     }
 
@@ -31,8 +31,11 @@ struct SoakCommand: ConformanceSubcommand {
     @Option(help: ArgumentHelp("The seed of the random mix: the same seed, the same fetches.", valueName: "s"))
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("rss-bound-mib"), help: ArgumentHelp("How much memory may grow after the 10 % checkpoint.", valueName: "mib"))
-    var rssBoundMiB = 5
+    @Option(
+        name: [.customLong("heap-bound-mib"), .customLong("rss-bound-mib")],
+        help: ArgumentHelp(
+            "How much the heap in use may grow after the 10 % checkpoint (--rss-bound-mib is its old name).", valueName: "mib"))
+    var heapBoundMiB = 5
 
     /// Set in the child process that serves the soak.
     @Flag(help: .private)
@@ -40,8 +43,8 @@ struct SoakCommand: ConformanceSubcommand {
 
     func validate() throws {
         guard fetches >= 1 else { throw ValidationError("--fetches needs at least 1 fetch, not \(fetches)") }
-        guard (0...(1 << 20)).contains(rssBoundMiB) else {
-            throw ValidationError("--rss-bound-mib needs 0 to \(1 << 20) MiB, not \(rssBoundMiB)")
+        guard (0...(1 << 20)).contains(heapBoundMiB) else {
+            throw ValidationError("--heap-bound-mib needs 0 to \(1 << 20) MiB, not \(heapBoundMiB)")
         }
         if let subject, !CommandContext.names.subjects.contains(subject) {
             throw ValidationError("no subject \(subject); known: \(CommandContext.names.subjects.joined(separator: ", "))")
@@ -64,7 +67,7 @@ struct SoakCommand: ConformanceSubcommand {
         }
         let server = try SoakServerProcess()
         defer { server.stop() }
-        let options = SoakRun.Options(fetches: fetches, seed: seed, rssBound: rssBoundMiB * 1_048_576)
+        let options = SoakRun.Options(fetches: fetches, seed: seed, heapBound: heapBoundMiB * 1_048_576)
         let run = SoakRun(options: options, port: server.port, tlsPort: server.tlsPort, roots: SoakServer.roots(fixtures))
         return run.run(chosen) ? 0 : 1
     }

@@ -11,7 +11,7 @@ struct SoakRun {
     struct Options {
         var fetches: Int
         var seed: UInt64
-        var rssBound: Int
+        var heapBound: Int
         /// Fetches in flight at once.
         var window = 32
         /// A stack is released, with its fetches pending, after this many fetches.
@@ -123,14 +123,15 @@ struct SoakRun {
     private func verdict(drained: Bool, lost: Int, doubles: Int, checkpoint: ProcessStatus, after: ProcessStatus) -> Bool {
         var failures: [String] = []
         if !drained { failures.append("fetches still in flight a minute after the last one started") }
+        if !checkpoint.isRead || !after.isRead { failures.append("the heap, /proc/self/status or both gave no memory or thread figures") }
         if lost > 0 { failures.append("\(lost) fetches never completed") }
         if doubles > 0 { failures.append("\(doubles) fetches completed more than once") }
-        let growth = after.residentBytes - checkpoint.residentBytes
-        if growth > options.rssBound {
+        let growth = after.heapInUseBytes - checkpoint.heapInUseBytes
+        if growth > options.heapBound {
             failures.append(
                 String(
-                    format: "RSS grew %.1f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576,
-                    Double(options.rssBound) / 1_048_576))
+                    format: "the heap in use grew %.1f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576,
+                    Double(options.heapBound) / 1_048_576))
         }
         if after.openFiles > checkpoint.openFiles + 8 {
             failures.append("descriptors grew from \(checkpoint.openFiles) to \(after.openFiles)")
@@ -138,8 +139,8 @@ struct SoakRun {
         if after.threads > checkpoint.threads + 8 { failures.append("threads grew from \(checkpoint.threads) to \(after.threads)") }
         print(
             String(
-                format: "soak: RSS growth after the checkpoint %.2f MiB (bound %.1f MiB)", Double(growth) / 1_048_576,
-                Double(options.rssBound) / 1_048_576))
+                format: "soak: heap in use grew %.2f MiB after the checkpoint (bound %.1f MiB)", Double(growth) / 1_048_576,
+                Double(options.heapBound) / 1_048_576))
         for failure in failures { print("soak: FAIL: \(failure)") }
         if failures.isEmpty { print("soak: PASS") }
         return failures.isEmpty

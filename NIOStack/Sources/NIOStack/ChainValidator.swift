@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NIOSSL
 import NetworkCore
 @_spi(FixedExpiryValidationTime) @_spi(DisableValidityCheck) import X509
 
@@ -9,6 +10,30 @@ import NetworkCore
 /// valid at the verification time, for the host. A failure is sorted into the kinds the reference stack reports.
 struct ChainValidator: Sendable {
     let roots: [Certificate]
+    /// The roots as the verifier looks them up, indexed once rather than per handshake.
+    private let store: CertificateStore
+    /// Each root's summary and BoringSSL form, made once: a verified chain ends in one of them.
+    let anchors: [Anchor]
+    /// Served certificates parsed in earlier handshakes.
+    let parsedCertificates = ParsedCertificateCache()
+
+    /// A trusted root as a handshake reports it.
+    struct Anchor: Sendable {
+        let certificate: Certificate
+        let summary: ServerCertificate
+        let boringSSL: NIOSSLCertificate
+    }
+
+    init(roots: [Certificate]) {
+        self.roots = roots
+        store = CertificateStore(roots)
+        anchors = roots.compactMap { root in
+            guard let summary = try? ParsedCertificate.summary(of: root),
+                let boringSSL = try? NIOSSLCertificate(bytes: Array(summary.der), format: .der)
+            else { return nil }
+            return Anchor(certificate: root, summary: summary, boringSSL: boringSSL)
+        }
+    }
 
     /// What standard validation established.
     struct Outcome: Sendable {
@@ -23,7 +48,7 @@ struct ChainValidator: Sendable {
         }
         let intermediates = CertificateStore(served.dropFirst())
         let isIP = Self.isIPAddress(host)
-        var full = Verifier(rootCertificates: CertificateStore(roots)) {
+        var full = Verifier(rootCertificates: store) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
         }
@@ -31,7 +56,7 @@ struct ChainValidator: Sendable {
             return Outcome(verified: Array(chain), result: Self.leafChecks(leaf, isIP: isIP).map(Result.failure) ?? .success(()))
         }
         // Which check failed: build the path again with neither dates nor the host name, then look at each.
-        var pathOnly = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy.withValidityCheckDisabled() }
+        var pathOnly = Verifier(rootCertificates: store) { RFC5280Policy.withValidityCheckDisabled() }
         switch await pathOnly.validate(leaf: leaf, intermediates: intermediates) {
         case .validCertificate(let chain):
             let path = Array(chain)

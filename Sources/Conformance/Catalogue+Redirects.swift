@@ -117,43 +117,38 @@ extension Catalogue {
     /// Credentials the request carried, across a redirect to another origin and within one (HTTP-20).
     private static func credentials(_ redirect: (Int, String) -> MockResponse) -> [ConformanceCase] {
         let credentials = ["Authorization": "Bearer s3cret", "Cookie": "session=s3cret"]
-        let withCredentials = ResourceSpec.get.with { $0.headers = credentials }
-        func dropped(onSecond checks: [String: String?]) -> [Check] {
-            checks.keys.sorted().map { Check.requestHeader(index: 1, name: $0, value: checks[$0] ?? nil) }
+        /// A redirect to `location` after a request with the credentials; the second request carries `second`.
+        func redirected(
+            _ status: Int, to location: String, id: String, title: String, explanation: String, second: [String: String?]
+        ) -> ConformanceCase {
+            let sent = credentials.keys.sorted().map { Check.requestHeader(index: 0, name: $0, value: credentials[$0]) }
+            let received = second.keys.sorted().map { Check.requestHeader(index: 1, name: $0, value: second[$0] ?? nil) }
+            return ConformanceCase(
+                id: id, title: title, rules: ["HTTP-20"], explanation: explanation,
+                server: .plain(redirect(status, location), ok("landed")), resource: ResourceSpec.get.with { $0.headers = credentials },
+                expected: Expectation(success("landed"), journal: .requests(2), checks: sent + received))
         }
-        let sent = credentials.keys.sorted().map { Check.requestHeader(index: 0, name: $0, value: credentials[$0]) }
+        let otherOrigin = "\(ServerScript.otherOriginPlaceholder)/landing"
+        let none: [String: String?] = ["Authorization": nil, "Cookie": nil]
         return [
-            ConformanceCase(
-                id: "redirect.credentials.other-host-dropped",
-                title: "a redirect to another host is followed without the request's Authorization and Cookie", rules: ["HTTP-20"],
+            redirected(
+                302, to: otherOrigin, id: "redirect.credentials.other-host-dropped",
+                title: "a redirect to another host is followed without the request's Authorization and Cookie",
                 explanation:
                     "The request to 127.0.0.1 carries Authorization and Cookie fields; a 302 sends it to the same server under the name localhost, another origin (over TLS, from localhost to 127.0.0.1, both names of the server's certificate). The redirect is followed, and the second request carries neither field: credentials set for one origin never reach another.",
-                server: .plain(redirect(302, "\(ServerScript.otherOriginPlaceholder)/landing"), ok("landed")),
-                resource: withCredentials,
-                expected: Expectation(
-                    success("landed"), journal: .requests(2),
-                    checks: sent + dropped(onSecond: ["Authorization": nil, "Cookie": nil]))),
-            ConformanceCase(
-                id: "redirect.credentials.other-host-307-dropped",
+                second: none),
+            redirected(
+                307, to: otherOrigin, id: "redirect.credentials.other-host-307-dropped",
                 title: "a 307 to another host, which keeps the method and body, still drops Authorization and Cookie",
-                rules: ["HTTP-20"],
                 explanation:
                     "As redirect.credentials.other-host-dropped, with a 307, which replays the request as it was: the method and body stay, the credentials do not. A stack that rebuilds the request from scratch only for a 301, 302 or 303, and copies it whole for a 307, passes the 302 case and leaks the credentials here.",
-                server: .plain(redirect(307, "\(ServerScript.otherOriginPlaceholder)/landing"), ok("landed")),
-                resource: withCredentials,
-                expected: Expectation(
-                    success("landed"), journal: .requests(2),
-                    checks: sent + dropped(onSecond: ["Authorization": nil, "Cookie": nil]))),
-            ConformanceCase(
-                id: "redirect.credentials.same-origin-kept",
-                title: "a redirect within one origin keeps the request's Authorization and Cookie", rules: ["HTTP-20"],
+                second: none),
+            redirected(
+                302, to: "/landing", id: "redirect.credentials.same-origin-kept",
+                title: "a redirect within one origin keeps the request's Authorization and Cookie",
                 explanation:
                     "A 302 to /landing on the same scheme, host and port: the second request carries the same Authorization and Cookie fields, so a redirect inside an API does not log its caller out. A stack that drops credentials on every redirect passes the cases of another host and fails here.",
-                server: .plain(redirect(302, "/landing"), ok("landed")),
-                resource: withCredentials,
-                expected: Expectation(
-                    success("landed"), journal: .requests(2),
-                    checks: sent + credentials.keys.sorted().map { Check.requestHeader(index: 1, name: $0, value: credentials[$0]) })),
+                second: credentials.mapValues { $0 }),
         ]
     }
 }

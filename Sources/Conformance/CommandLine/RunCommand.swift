@@ -18,24 +18,13 @@ struct RunCommand: ConformanceSubcommand {
                 """)
     }
 
-    @Option(
-        help: ArgumentHelp(
-            "The subject: \(CommandContext.names.subjects.joined(separator: " or ")) (default: \(CommandContext.names.subjects.first ?? "none")).",
-            valueName: "name"),
-        completion: .list(CommandContext.names.subjects))
-    var subject: String?
+    @OptionGroup var subject: SubjectChoice
 
     @OptionGroup var options: ConformanceOptions
 
     /// `--list`, which came before the `list` subcommand: kept so that scripts keep working.
     @Flag(help: ArgumentHelp("The same as the list subcommand.", visibility: .hidden))
     var list = false
-
-    func validate() throws {
-        if let subject, !CommandContext.names.subjects.contains(subject) {
-            throw ValidationError("no subject \(subject); known: \(CommandContext.names.subjects.joined(separator: ", "))")
-        }
-    }
 
     func execute(_ context: CommandContext) throws -> Int32 {
         if list {
@@ -44,10 +33,6 @@ struct RunCommand: ConformanceSubcommand {
             }
             return try ListCommand.print(options.selection, format: format)
         }
-        let name = subject ?? context.subjects.first?.0 ?? ""
-        guard let chosen = context.subjects.first(where: { $0.0 == name })?.1 else {
-            throw CommandFailure(.usage, "no subject \(name); known: \(context.subjects.map(\.0).joined(separator: ", "))")
-        }
-        return try options.execute(chosen, workerArguments: context.workerArguments)
+        return try options.execute(try subject.chosen(context), workerArguments: context.workerArguments)
     }
 }

@@ -18,12 +18,7 @@ struct SoakCommand: ConformanceSubcommand {
                 """)
     }
 
-    @Option(
-        help: ArgumentHelp(
-            "The subject: \(CommandContext.names.subjects.joined(separator: " or ")) (default: \(CommandContext.names.subjects.first ?? "none")).",
-            valueName: "name"),
-        completion: .list(CommandContext.names.subjects))
-    var subject: String?
+    @OptionGroup var subject: SubjectChoice
 
     @Option(help: ArgumentHelp("How many fetches in all.", valueName: "n"))
     var fetches = 100_000
@@ -46,9 +41,6 @@ struct SoakCommand: ConformanceSubcommand {
         guard (0...(1 << 20)).contains(heapBoundMiB) else {
             throw ValidationError("--heap-bound-mib needs 0 to \(1 << 20) MiB, not \(heapBoundMiB)")
         }
-        if let subject, !CommandContext.names.subjects.contains(subject) {
-            throw ValidationError("no subject \(subject); known: \(CommandContext.names.subjects.joined(separator: ", "))")
-        }
     }
 
     func execute(_ context: CommandContext) throws -> Int32 {
@@ -61,10 +53,7 @@ struct SoakCommand: ConformanceSubcommand {
         guard context.workerArguments != nil else {
             throw CommandFailure(.usage, "soak runs only from a command's own executable (ConformanceCommandLine.main)")
         }
-        let name = subject ?? context.subjects.first?.0 ?? ""
-        guard let chosen = context.subjects.first(where: { $0.0 == name })?.1 else {
-            throw CommandFailure(.usage, "no subject \(name); known: \(context.subjects.map(\.0).joined(separator: ", "))")
-        }
+        let chosen = try subject.chosen(context)
         let server = try SoakServerProcess()
         defer { server.stop() }
         let options = SoakRun.Options(fetches: fetches, seed: seed, heapBound: heapBoundMiB * 1_048_576)

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FoundationSubject", targets: ["FoundationSubject"]),
         .library(name: "ReferenceServiceLifecycle", targets: ["ReferenceServiceLifecycle"]),
         .executable(name: "conformance", targets: ["ConformanceCommand"]),
+        .executable(name: "verify-chain", targets: ["VerifyChain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -70,6 +71,11 @@ let package = Package(
         // MARK: The main command.
         .executableTarget(name: "ConformanceCommand", dependencies: [
             "Conformance", "ReferenceConformance", "FoundationSubject",
+        ]),
+
+        // MARK: The reference stack's standard validation of one chain, without a server (Scripts/verify-chain).
+        .executableTarget(name: "VerifyChain", dependencies: [
+            "Reference", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: Tests

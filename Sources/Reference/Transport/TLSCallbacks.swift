@@ -44,50 +44,21 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     return CURLE_OK
 }
 
-/// Replaces OpenSSL's chain verification: runs it (with the host name and the verification time), then
-/// lets the handler decide. Returning 0 fails the handshake before any request byte is sent.
+/// Replaces OpenSSL's chain verification: runs standard validation (``ChainCheck``, the same code as the offline
+/// verifier), then lets the handler decide. Returning 0 fails the handshake before any request byte is sent.
 private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { store, argument in
     guard let store, let argument else { return 0 }
     let connection = Unmanaged<ConnectionTrust>.fromOpaque(argument).takeUnretainedValue()
     let context = connection.context
-    guard let parameters = X509_STORE_CTX_get0_param(store) else { return 0 }
-    if let time = context.verificationTime {
-        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970))
-    }
-    // The host name is checked after the chain, not through the verification parameters: OpenSSL checks a
-    // parameter host before signatures and dates and stops at the first error, so a host-name failure would
-    // hide whether the rest held. Checked last, `.hostnameMismatch` means "everything else was verified",
-    // which is what a handler that waives the host check (TrustManager's `sslValidateHostName = false`) needs.
-    context.profileCheck.prepare(store)
-    var chainVerified = X509_verify_cert(store) == 1
-    var verified = chainVerified
-    let hostFlags =
-        X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
-        | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
-    if verified, !matchesHost(X509_STORE_CTX_get0_cert(store), connection.host, flags: hostFlags) {
-        X509_STORE_CTX_set_error_depth(store, 0)
-        X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
-        X509_STORE_CTX_set_error(
-            store, HostName.isIPAddress(connection.host) ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
-        verified = false
-    }
-    // The validation profile judges a chain OpenSSL verified; its refusal is a standard validation failure, so
-    // a handler sees it and `.performDefaultHandling` refuses. It outranks a host-name mismatch, which must keep
-    // meaning "everything else was verified" for a handler that waives the host check.
-    var profileRefusal: ChainValidationFailure?
-    if chainVerified, let refusal = context.profileCheck.check(store: store, host: connection.host) {
-        profileRefusal = refusal
-        verified = false
-        chainVerified = false
-    }
+    let outcome = context.chainCheck.run(store, host: connection.host)
     let verdict: TrustVerdict
     var summarised = OpenSSLCertificate.Summaries()  // the built chain holds the served certificates again
     if let served = summarised.of(X509_STORE_CTX_get0_untrusted(store)), let built = summarised.of(X509_STORE_CTX_get0_chain(store)) {
         // A chain OpenSSL could not verify is not a verified chain, whatever path it got as far as building; only
         // a host-name failure (checked after the whole chain verified) keeps it.
         let evidence = TrustVerdict.Evidence(
-            host: connection.host, port: connection.port, served: served, verified: chainVerified ? built : [],
-            standard: verified ? .success(()) : .failure(profileRefusal ?? ChainValidationFailure(openSSLStore: store)))
+            host: connection.host, port: connection.port, served: served, verified: outcome.chainVerified ? built : [],
+            standard: outcome.failure.map { .failure($0) } ?? .success(()))
         connection.evidence = evidence
         verdict = context.judge(evidence, reused: false)
     } else {
@@ -104,17 +75,10 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.
     if verdict.isAccepted {
         X509_STORE_CTX_set_error(store, X509_V_OK)
-    } else if verified || X509_STORE_CTX_get_error(store) == X509_V_OK {
+    } else if outcome.failure == nil || X509_STORE_CTX_get_error(store) == X509_V_OK {
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
     }
     return verdict.isAccepted ? 1 : 0
-}
-
-/// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.
-private func matchesHost(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
-    guard let leaf else { return false }
-    if HostName.isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
-    return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `CurlEndpoint` removed any trailing dot
 }
 
 /// Checks a connection before each request that did not just verify it in its own handshake (a reused

@@ -23,8 +23,10 @@ final class TLSTrustContext: Sendable {
     let logger: Logger
     /// Where handshakes and refusals are counted; `nil` when the stack reports no metrics.
     let metrics: StackMetrics?
-    /// The validation profile, applied in the handshake after OpenSSL's verification and the host name.
-    let profileCheck: ServerCertificateProfileCheck
+    /// Standard validation in the handshake: OpenSSL's verification, the validation profile and the host name.
+    let chainCheck: ChainCheck
+    /// The validation profile the chain check applies.
+    var profileCheck: ServerCertificateProfileCheck { chainCheck.profileCheck }
 
     init(
         roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger,
@@ -35,7 +37,7 @@ final class TLSTrustContext: Sendable {
         self.verificationTime = verificationTime
         self.logger = logger
         self.metrics = metrics
-        self.profileCheck = profileCheck
+        chainCheck = ChainCheck(profileCheck: profileCheck, verificationTime: verificationTime)
     }
 
     /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.

@@ -34,9 +34,10 @@ struct ProfileScenario: Decodable, Sendable {
 
     /// The verdict of the stack's verification of this chain under a profile.
     func verify(_ profile: ValidationProfile, maximumChainDepth: Int? = nil) throws -> Result<Void, ChainValidationFailure> {
-        try ProfileChainVerifier.verify(
-            servedPEMFile: Fixtures.path(served!), trustPEMFiles: (trust ?? []).map(Fixtures.path), host: host!,
-            profile: profile, maximumChainDepth: maximumChainDepth, time: time)
+        let verifier = try ChainVerifier(
+            trustRoots: try .only(pemFiles: (trust ?? []).map(Fixtures.path)), validationProfile: profile,
+            maximumChainDepth: maximumChainDepth)
+        return verifier.verify(try ServerCertificate.certificates(pemFile: Fixtures.path(served!)), host: host!, at: time).map { _ in () }
     }
 
     /// The manifest's verdict under a profile: `valid` or a failure kind, and the depth refused.

@@ -168,11 +168,11 @@ struct ValidationProfileTests {
     @Test("the profile's extendedKeyUsage rule refuses a leaf without serverAuth even where OpenSSL's purpose check is not asked")
     func extendedKeyUsageRuleRefusesWithoutPurpose() throws {
         let scenario = ProfileScenario.named("profile-eku-any-only")
-        let chain = try ProfileChainVerifier.certificates(Fixtures.path(scenario.served!))
-        defer { chain.forEach { X509_free($0) } }
+        let chain = try #require(
+            OwnedCertificates.parsing(der: try ServerCertificate.certificates(pemFile: Fixtures.path(scenario.served!)).map(\.der)))
         let stack = try #require(cshims_sk_X509_new_null())
-        defer { OPENSSL_sk_free(stack) }
-        chain.forEach { _ = cshims_sk_X509_push(stack, $0) }
+        defer { OPENSSL_sk_free(stack) }  // the certificates belong to `chain`
+        chain.all.forEach { _ = cshims_sk_X509_push(stack, $0) }
         let failure = try #require(ServerCertificateProfileCheck(profile: .strict).check(chain: stack, host: "localhost"))
         #expect(failure.kind == .extendedKeyUsage)
         #expect(failure.rule == .extendedKeyUsage)

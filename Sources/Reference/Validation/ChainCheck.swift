@@ -1,0 +1,62 @@
+internal import COpenSSL
+import Foundation
+
+/// Standard validation of one served chain for one host, the same code in a handshake (`TLSCallbacks`) and outside
+/// one (``ChainVerifier``): OpenSSL's verification with the profile's flags at the verification time, then
+/// the profile's own rules, then the host name.
+///
+/// The host name is checked after the chain, not through the verification parameters: OpenSSL checks a parameter host
+/// before signatures and dates and stops at the first error, so a host-name failure would hide whether the rest held.
+/// Checked last, `.hostnameMismatch` means "everything else was verified", which is what a handler that waives the
+/// host check (TrustManager's `sslValidateHostName = false`) needs; for the same reason a profile refusal outranks it.
+struct ChainCheck: Sendable {
+    let profileCheck: ServerCertificateProfileCheck
+    /// The time certificates are checked against; `nil` is the verification context's own (the current time).
+    let verificationTime: Date?
+
+    /// What the check established.
+    struct Outcome {
+        /// Whether the chain verified to a trust anchor and met the profile, the host name aside: only then is the chain
+        /// the verification context built a verified chain.
+        let chainVerified: Bool
+        /// Why standard validation failed, or `nil` when it passed.
+        let failure: ChainValidationFailure?
+    }
+
+    /// Runs the check on a verification context set up with the served chain and the trusted roots; on a failure,
+    /// the context's error says so too.
+    func run(_ store: OpaquePointer, host: String) -> Outcome {
+        guard let parameters = X509_STORE_CTX_get0_param(store) else {
+            return Outcome(
+                chainVerified: false,
+                failure: ChainValidationFailure(
+                    kind: .other, code: Int(X509_V_ERR_UNSPECIFIED), reason: "no verification parameters", depth: 0))
+        }
+        if let verificationTime { X509_VERIFY_PARAM_set_time(parameters, time_t(verificationTime.timeIntervalSince1970)) }
+        profileCheck.prepare(store)
+        guard X509_verify_cert(store) == 1 else {
+            return Outcome(chainVerified: false, failure: ChainValidationFailure(openSSLStore: store))
+        }
+        if let refusal = profileCheck.check(store: store, host: host) {
+            return Outcome(chainVerified: false, failure: refusal)
+        }
+        let flags =
+            X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
+            | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
+        guard Self.matches(X509_STORE_CTX_get0_cert(store), host, flags: flags) else {
+            let isIP = HostName.isIPAddress(host)
+            X509_STORE_CTX_set_error_depth(store, 0)
+            X509_STORE_CTX_set_current_cert(store, X509_STORE_CTX_get0_cert(store))
+            X509_STORE_CTX_set_error(store, isIP ? X509_V_ERR_IP_ADDRESS_MISMATCH : X509_V_ERR_HOSTNAME_MISMATCH)
+            return Outcome(chainVerified: true, failure: ChainValidationFailure(openSSLStore: store))
+        }
+        return Outcome(chainVerified: true, failure: nil)
+    }
+
+    /// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.
+    private static func matches(_ leaf: OpaquePointer?, _ host: String, flags: UInt32) -> Bool {
+        guard let leaf else { return false }
+        if HostName.isIPAddress(host) { return X509_check_ip_asc(leaf, host, flags) == 1 }
+        return X509_check_host(leaf, host, host.utf8.count, flags, nil) == 1  // `CurlEndpoint` removed any trailing dot
+    }
+}

@@ -14,7 +14,8 @@ struct SoakCommand: ConformanceSubcommand {
                 only HTTP/1.1 speaks it to both). Prints fetches, completions, lost and double completions, and the \
                 process's heap in use, memory, descriptors and threads after 10 % of the fetches and at the end. Exit \
                 status: 0; 1 on a lost or double completion, or when the heap in use, descriptors or threads grow past \
-                their bounds after the 10 % checkpoint; 64 for a usage error.
+                their bounds after the 10 % checkpoint; 64 for a usage error, 66 for missing fixtures, 70 when the \
+                soak's server process does not start.
                 """)
     }
 

@@ -30,15 +30,20 @@ struct VerifyChain: ParsableCommand {
     @Option(help: ArgumentHelp("The verification time, ISO 8601 (default: now).", valueName: "time"))
     var at: String?
 
+    /// The validation profiles the command offers.
+    enum Profile: String, ExpressibleByArgument, CaseIterable {
+        case strict, compatible
+        var value: ValidationProfile { self == .strict ? .strict : .compatible }
+    }
+
     @Option(help: "The validation profile: strict or compatible.")
-    var profile: String = "strict"
+    var profile: Profile = .strict
 
     @Option(help: ArgumentHelp("The most certificates above the leaf.", valueName: "n"))
     var maximumDepth: Int?
 
     func validate() throws {
         guard !trust.isEmpty || systemRoots else { throw ValidationError("give --trust FILE or --system-roots: no roots, no path") }
-        guard ["strict", "compatible"].contains(profile) else { throw ValidationError("--profile is strict or compatible, not \(profile)") }
         if let at, Self.time(at) == nil { throw ValidationError("--at needs an ISO 8601 time such as 2026-11-26T12:00:00Z, not \(at)") }
         if let maximumDepth, maximumDepth < 0 { throw ValidationError("--maximum-depth needs 0 or more, not \(maximumDepth)") }
     }
@@ -58,12 +63,12 @@ struct VerifyChain: ParsableCommand {
         let verifier: ChainVerifier
         do {
             verifier = try ChainVerifier(
-                trustRoots: roots, validationProfile: profile == "strict" ? .strict : .compatible, maximumChainDepth: maximumDepth)
+                trustRoots: roots, validationProfile: profile.value, maximumChainDepth: maximumDepth)
         } catch {
             throw Failure(status: 65, message: "\(error)")
         }
         let time = at.flatMap(Self.time) ?? Date()
-        let when = "for \(host) at \(ISO8601DateFormatter().string(from: time)), profile \(profile)"
+        let when = "for \(host) at \(ISO8601DateFormatter().string(from: time)), profile \(profile.rawValue)"
         switch verifier.verify(certificates, host: host, at: time) {
         case .success(let chain):
             print("verified \(when):")

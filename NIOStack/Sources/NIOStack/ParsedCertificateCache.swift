@@ -9,6 +9,9 @@ final class ParsedCertificateCache: Sendable {
 
     private let entries = Mutex<(byDER: [[UInt8]: ParsedCertificate], order: [[UInt8]])>(([:], []))
 
+    /// How many certificates are cached.
+    var count: Int { entries.withLock { $0.order.count } }
+
     /// The parsed certificate of these bytes, parsed now if it is not cached.
     func parsed(_ der: [UInt8]) throws -> ParsedCertificate {
         if let hit = entries.withLock({ $0.byDER[der] }) { return hit }

@@ -17,8 +17,9 @@ import Pinning
 /// }
 /// ```
 ///
-/// A handshake's verdict and this one agree for every chain, since both run one implementation on a verification
-/// context set up the same way (the TLS server purpose, the security level a client handshake gets).
+/// The handshake runs the same implementation (`ChainCheck`), and this verifier sets up its verification context as
+/// a client handshake does (the TLS server purpose, the handshake's security level); the fixture scenarios get the
+/// manifest's verdict both ways.
 public struct ChainVerifier: Sendable {
 
     /// Trust roots OpenSSL could not load (a PEM text with no certificate, or no system store).

@@ -8,3 +8,4 @@
 #include <openssl/evp.h>
 #include <openssl/bio.h>
 #include <openssl/pkcs12.h>
+#include <openssl/ocsp.h>

@@ -28,3 +28,19 @@ STACK_OF(X509) *cshims_sk_X509_new_null(void) { return sk_X509_new_null(); }
 int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
 int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack) { return stack ? sk_X509_NAME_num(stack) : 0; }
 X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index) { return sk_X509_NAME_value(stack, index); }
+
+STACK_OF(X509_CRL) *cshims_sk_X509_CRL_new_null(void) { return sk_X509_CRL_new_null(); }
+int cshims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl) { return sk_X509_CRL_push(stack, crl); }
+void cshims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack) { sk_X509_CRL_pop_free(stack, X509_CRL_free); }
+long cshims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type) { return SSL_CTX_set_tlsext_status_type(ctx, type); }
+long cshims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*callback)(SSL *, void *)) {
+    return SSL_CTX_set_tlsext_status_cb(ctx, callback);
+}
+long cshims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg) { return SSL_CTX_set_tlsext_status_arg(ctx, arg); }
+long cshims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **response) {
+    return SSL_get_tlsext_status_ocsp_resp(ssl, response);
+}
+long cshims_SSL_set_tlsext_status_ocsp_resp(SSL *ssl, unsigned char *response, long length) {
+    return SSL_set_tlsext_status_ocsp_resp(ssl, response, length);
+}
+void *cshims_OPENSSL_memdup(const void *data, size_t length) { return OPENSSL_memdup(data, length); }

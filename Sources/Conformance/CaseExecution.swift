@@ -65,7 +65,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         case .made(let made): handler = made
         }
         var stack: Subject.Stack? = try makeStack(
-            for: StackEnvironment(for: testCase, server: server, handler: handler, fixtures: fixtures))
+            for: try StackEnvironment(for: testCase, server: server, handler: handler, fixtures: fixtures))
         let waits = CaseWaits(context: context, server: server.server, deadline: deadline, limit: limit, grace: grace)
         do throws(CaseStop) {
             try act(on: &stack, waits)

@@ -45,7 +45,8 @@ struct CaseServer {
         serving chain: String, key: String, of scenario: FixtureCatalogue.Scenario, script: ServerScript, fixtures: FixtureCatalogue
     ) -> MockServer.TLS {
         var tls = MockServer.TLS(
-            identity: .init(chainFile: chain, keyFile: key), maximumVersion: script.tlsMaximumVersion ?? .tls13,
+            identity: .init(chainFile: chain, keyFile: key, stapledOCSPResponseFile: script.stapledOCSPResponse.map(fixtures.path)),
+            maximumVersion: script.tlsMaximumVersion ?? .tls13,
             sessionResumption: script.sessionResumption, httpVersions: script.httpVersions)
         tls.servesWeakChains = scenario.kind == "profile"  // weak on purpose (a P-192 CA key)
         let clientRoots = fixtures.path("roots/root-a.pem")

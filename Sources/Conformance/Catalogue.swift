@@ -17,7 +17,7 @@ public enum Catalogue {
     public static let all: [ConformanceCase] =
         errors + body + headerInjection + responseSize + transport + hostile + redirects + retry + retryTiming + priority
         + interceptors + authentication + cancellation + trust + profile + hostSpelling + resumption + pinning + policyDepth
-        + pinningConfiguration + clientCertificates + http2 + http2Variants
+        + pinningConfiguration + clientCertificates + revocation + http2 + http2Variants
 
     /// The cases whose ID matches a glob (`*` any run of characters, `?` one character); several globs
     /// separated by commas match any.

@@ -34,6 +34,9 @@ package struct ServerScript: Sendable {
     /// Whether the server asks for a client certificate (TLS only), verifying one against root A of the fixtures.
     package var clientCertificates: ClientCertificateDemand?
 
+    /// A fixture-relative DER OCSP response the server staples when the client asks for one; `nil`: none.
+    package var stapledOCSPResponse: String?
+
     /// How a server asks for a client certificate.
     package enum ClientCertificateDemand: String, Sendable {
         /// Asks, and goes on without one.

@@ -1,11 +1,14 @@
 import Dispatch
 import NetworkCore
+import Pinning
 
 extension StackEnvironment {
     /// The environment a case asks of the subject: its handler, the roots to trust (the case's own, or its TLS
     /// scenario's), its clock and limits, and, when a host name other than `localhost` or an IP literal must reach
     /// the loopback server, an override for each spelling of it.
-    init(for testCase: ConformanceCase, server: CaseServer, handler: (any AuthenticationChallengeHandler)?, fixtures: FixtureCatalogue) {
+    init(
+        for testCase: ConformanceCase, server: CaseServer, handler: (any AuthenticationChallengeHandler)?, fixtures: FixtureCatalogue
+    ) throws(CaseStop) {
         let script = testCase.server
         let otherHosts = testCase.action.otherHosts
         let needsResolve =
@@ -21,6 +24,19 @@ extension StackEnvironment {
             trustedRootFiles: (testCase.stack.trustedRoots ?? server.scenario?.trust ?? []).map(fixtures.path),
             verificationTime: testCase.stack.verificationTime, resolveOverrides: needsResolve ? overrides : [],
             retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"),
-            maximumResponseSize: testCase.stack.maximumResponseSize, resourceTimeout: testCase.stack.resourceTimeout)
+            maximumResponseSize: testCase.stack.maximumResponseSize, resourceTimeout: testCase.stack.resourceTimeout,
+            revocation: try Self.revocation(testCase.stack.revocation, fixtures))
+    }
+
+    private static func revocation(_ setup: StackSetup.Revocation?, _ fixtures: FixtureCatalogue) throws(CaseStop) -> RevocationPolicy {
+        guard let setup else { return .off }
+        do {
+            let lists = try setup.listFiles.flatMap { file throws(CertificateRevocationList.ReadError) in
+                try CertificateRevocationList.lists(file: fixtures.path(file))
+            }
+            return RevocationPolicy(revocationLists: lists, listCoverage: setup.listCoverage, stapling: setup.stapling)
+        } catch {
+            throw .harness("\(error)")
+        }
     }
 }

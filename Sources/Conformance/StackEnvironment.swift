@@ -32,6 +32,8 @@ public struct StackEnvironment: Sendable {
     /// fail with `URLError.timedOut`. `nil`: the stack's own default. Set only by cases that need
     /// ``SubjectFeature/resourceTimeout``.
     public let resourceTimeout: TimeInterval?
+    /// The revocation checks to make (``RevocationPolicy/off`` unless the case needs ``SubjectFeature/revocation``).
+    public let revocation: RevocationPolicy
 
     /// Creates an environment (the runner does this for each case).
     public init(
@@ -41,7 +43,8 @@ public struct StackEnvironment: Sendable {
         resolveOverrides: [HostOverride] = [],
         retryQueue: DispatchQueue,
         maximumResponseSize: Int? = nil,
-        resourceTimeout: TimeInterval? = nil
+        resourceTimeout: TimeInterval? = nil,
+        revocation: RevocationPolicy = .off
     ) {
         self.authenticationChallengeHandler = authenticationChallengeHandler
         self.trustedRootFiles = trustedRootFiles
@@ -50,5 +53,6 @@ public struct StackEnvironment: Sendable {
         self.retryQueue = retryQueue
         self.maximumResponseSize = maximumResponseSize
         self.resourceTimeout = resourceTimeout
+        self.revocation = revocation
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// How the stack of a case is configured: whom it trusts, its challenge handler, its clock.
 package struct StackSetup: Sendable {
@@ -19,11 +20,29 @@ package struct StackSetup: Sendable {
     /// The limit on one attempt's whole duration (``SubjectFeature/resourceTimeout``); `nil`: the stack's default.
     package var resourceTimeout: TimeInterval?
 
+    /// The revocation checks a case turns on (``SubjectFeature/revocation``); `nil`: none.
+    package var revocation: Revocation?
+
+    /// A ``RevocationPolicy`` as a case writes it: the revocation lists by fixture-relative file.
+    package struct Revocation: Sendable {
+        /// Fixture-relative CRL files (`revocation/crl-revoked.pem`).
+        package var listFiles: [String]
+        package var listCoverage: RevocationPolicy.ListCoverage
+        package var stapling: RevocationPolicy.Stapling
+
+        package init(listFiles: [String] = [], listCoverage: RevocationPolicy.ListCoverage = .whereHeld, stapling: RevocationPolicy.Stapling = .off) {
+            self.listFiles = listFiles
+            self.listCoverage = listCoverage
+            self.stapling = stapling
+        }
+    }
+
     /// Creates a setup.
     package init(
         trustedRoots: [String]? = nil, handler: HandlerSpec? = nil, verificationTime: Date? = nil,
-        maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil
+        maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil, revocation: Revocation? = nil
     ) {
+        self.revocation = revocation
         self.trustedRoots = trustedRoots
         self.handler = handler
         self.verificationTime = verificationTime
@@ -36,6 +55,7 @@ package struct StackSetup: Sendable {
         var features: Set<SubjectFeature> = []
         if maximumResponseSize != nil { features.insert(.maximumResponseSize) }
         if resourceTimeout != nil { features.insert(.resourceTimeout) }
+        if revocation != nil { features.insert(.revocation) }
         return features
     }
 

@@ -56,11 +56,15 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// make only of a client that offered post-handshake authentication).
     public static let clientCertificates = SubjectFeature(rawValue: "client-certificates")
 
+    /// The stack checks revocation as ``StackEnvironment/revocation`` says: against the revocation lists it is
+    /// given, and the OCSP response a server staples, at the verification time.
+    public static let revocation = SubjectFeature(rawValue: "revocation")
+
     /// The features this version of the suite knows, in the order they are documented.
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation,
     ]
 
     /// The stable name.

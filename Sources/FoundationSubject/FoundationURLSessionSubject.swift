@@ -36,6 +36,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .clientCertificates:
                 "FoundationNetworking on Linux never delivers a client-certificate challenge (NSURLAuthenticationMethodClientCertificate) to any delegate",
             .resourceTimeout: "this subject keeps URLSessionConfiguration's default timeoutIntervalForResource (seven days)",
+            .revocation: "URLSession on Linux has no revocation setting and asks for no stapled OCSP response",
         ]
     }
 

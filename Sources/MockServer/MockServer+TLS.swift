@@ -13,10 +13,14 @@ extension MockServer {
             public var chainFile: String
             /// A PEM file with the leaf's private key.
             public var keyFile: String
-            /// Creates an identity from two PEM files.
-            public init(chainFile: String, keyFile: String) {
+            /// A DER OCSP response stapled to every handshake whose client asks for one (RFC 6066
+            /// `status_request`), sent as it is, whatever it says; `nil` (the default) staples nothing.
+            public var stapledOCSPResponseFile: String?
+            /// Creates an identity from two PEM files, and optionally an OCSP response to staple.
+            public init(chainFile: String, keyFile: String, stapledOCSPResponseFile: String? = nil) {
                 self.chainFile = chainFile
                 self.keyFile = keyFile
+                self.stapledOCSPResponseFile = stapledOCSPResponseFile
             }
         }
 

@@ -24,6 +24,9 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
             case invalidConstraints = "invalid-constraints"
             case strictProfile = "strict-profile"
             case chainTooDeep = "chain-too-deep"
+            case revoked = "revoked"
+            case revocationUnavailable = "revocation-unavailable"
+            case invalidRevocationData = "invalid-revocation-data"
             case other = "other"
         }
         private let base: Base
@@ -39,6 +42,10 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
         /// and reports spell it.
         public var rawValue: String { base.rawValue }
         public var description: String { base.rawValue }
+
+        /// Whether the failure is about revocation (``revoked``, ``revocationUnavailable``,
+        /// ``invalidRevocationData``): a stack refuses it whatever an authentication challenge handler says.
+        public var concernsRevocation: Bool { [.revoked, .revocationUnavailable, .invalidRevocationData].contains(base) }
 
         /// A certificate's notAfter is before the verification time.
         public static let expired = Kind(.expired)
@@ -83,6 +90,14 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
         public static let strictProfile = Kind(.strictProfile)
         /// The verified chain is longer than the configured maximum.
         public static let chainTooDeep = Kind(.chainTooDeep)
+        /// A held revocation list, or an OCSP response the server stapled, says a certificate is revoked.
+        public static let revoked = Kind(.revoked)
+        /// The revocation policy requires revocation data that is not there: no current list covers a
+        /// certificate, a server did not staple a response it had to, or the response's status is unknown.
+        public static let revocationUnavailable = Kind(.revocationUnavailable)
+        /// Revocation data that cannot be used: a list or response past its next update or not yet valid,
+        /// signed by someone other than the certificate's issuer or its delegated responder, or malformed.
+        public static let invalidRevocationData = Kind(.invalidRevocationData)
         /// Any other failure; ``ChainValidationFailure/code`` and ``ChainValidationFailure/reason`` say which.
         public static let other = Kind(.other)
     }

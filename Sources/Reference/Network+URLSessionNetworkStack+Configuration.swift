@@ -59,6 +59,11 @@ extension Network.URLSessionNetworkStack {
         /// default) sets no limit beyond OpenSSL's own.
         public var maximumChainDepth: Int?
 
+        /// Whether the stack checks that a server's certificates are not revoked: against revocation lists it
+        /// holds, and the OCSP response a server staples. ``RevocationPolicy/off`` by default; nothing is ever
+        /// fetched. A revocation failure refuses the server whatever the handler says.
+        public var revocation: RevocationPolicy = .off
+
         /// The most connections open to one host and port at a time, as
         /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`; fetches beyond it wait for a connection.
         /// `nil` (the default) or a value below 1 sets no limit.

@@ -29,6 +29,7 @@ public struct ReferenceSubject: ConformanceSubject {
         configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
+        configuration.revocation = environment.revocation
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

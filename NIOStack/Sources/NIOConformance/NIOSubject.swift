@@ -21,6 +21,7 @@ struct NIOSubject: ConformanceSubject {
             .http2: "the NIO stack offers HTTP/1.1 only (no swift-nio-http2 yet)",
             .strictValidationProfile: "swift-certificates' RFC 5280 policy, not the project's strict profile",
             .clientCertificates: "the NIO stack presents no client certificate",
+            .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
         ]
     }
 

@@ -5,6 +5,7 @@
 #define COPENSSLSHIMS_H
 
 #include <openssl/err.h>
+#include <openssl/ocsp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -42,4 +43,15 @@ int cshims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
 // MARK: OpenSSL stacks of names (the CA names a server sends with its certificate request)
 int cshims_sk_X509_NAME_num(const STACK_OF(X509_NAME) *stack);
 X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index);
+
+// MARK: Revocation: stacks of revocation lists, and OCSP stapling (RFC 6066 status_request)
+STACK_OF(X509_CRL) *cshims_sk_X509_CRL_new_null(void);
+int cshims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
+void cshims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
+long cshims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type);
+long cshims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*callback)(SSL *, void *));
+long cshims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg);
+long cshims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **response);
+long cshims_SSL_set_tlsext_status_ocsp_resp(SSL *ssl, unsigned char *response, long length);
+void *cshims_OPENSSL_memdup(const void *data, size_t length);
 #endif

@@ -77,6 +77,7 @@ final class TLSContext: @unchecked Sendable {
                     code: .invalidKey,
                     message: "key \(identity.keyFile) does not match the leaf of \(identity.chainFile): \(openSSLReason())")
             }
+            if let file = identity.stapledOCSPResponseFile { try StapledResponse.install(file: file, on: context) }
             // Serve the file's chain as written: never let OpenSSL complete or reorder it from a store.
             _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN), nil)
 

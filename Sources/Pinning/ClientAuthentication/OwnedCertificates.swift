@@ -63,6 +63,6 @@ package final class OwnedCertificates {
 }
 
 /// A PEM passphrase callback that gives none, so that an encrypted block fails instead of prompting.
-private let refusingPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+let refusingPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
     _, _, _, _ in 0
 }

@@ -29,6 +29,13 @@ extension ChainValidationFailure {
         case X509_V_ERR_INVALID_PURPOSE: return .invalidPurpose
         // The TLS security level's key-size floor, applied before any profile: the profile's own rule, earlier.
         case X509_V_ERR_CA_KEY_TOO_SMALL, X509_V_ERR_EE_KEY_TOO_SMALL: return .forbiddenKey
+        case X509_V_ERR_CERT_REVOKED: return .revoked
+        case X509_V_ERR_UNABLE_TO_GET_CRL: return .revocationUnavailable
+        case X509_V_ERR_CRL_HAS_EXPIRED, X509_V_ERR_CRL_NOT_YET_VALID, X509_V_ERR_CRL_SIGNATURE_FAILURE,
+            X509_V_ERR_UNABLE_TO_DECRYPT_CRL_SIGNATURE, X509_V_ERR_UNABLE_TO_GET_CRL_ISSUER, X509_V_ERR_KEYUSAGE_NO_CRL_SIGN,
+            X509_V_ERR_UNHANDLED_CRITICAL_CRL_EXTENSION, X509_V_ERR_DIFFERENT_CRL_SCOPE, X509_V_ERR_CRL_PATH_VALIDATION_ERROR,
+            X509_V_ERR_ERROR_IN_CRL_LAST_UPDATE_FIELD, X509_V_ERR_ERROR_IN_CRL_NEXT_UPDATE_FIELD:
+            return .invalidRevocationData
         default: return .other
         }
     }

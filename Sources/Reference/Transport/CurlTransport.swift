@@ -23,7 +23,8 @@ final class CurlTransport: FetchTransport {
             roots: configuration.trustRoots, handler: handler,
             verificationTime: configuration.verificationTime, logger: configuration.logger, metrics: metrics,
             profileCheck: ServerCertificateProfileCheck(
-                profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth))
+                profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth),
+            revocation: configuration.revocation)
     }
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {

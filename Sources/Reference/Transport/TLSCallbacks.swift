@@ -1,6 +1,7 @@
 internal import CCurl
 internal import CShims
 internal import COpenSSL
+internal import COpenSSLShims
 import Foundation
 import NetworkCore
 
@@ -40,6 +41,11 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     _ = SSL_CTX_set_options(context, UInt64(1) << 30)
     // A server may ask who the client is; the handler answers, and the server's verdict is recorded.
     SSL_CTX_set_cert_cb(context, clientCertificateCallback, nil)
+    if transfer.trust.stapleCheck.asksForStaple {
+        guard cshims_SSL_CTX_set_tlsext_status_type(context, TLSEXT_STATUSTYPE_ocsp) == 1,
+            cshims_SSL_CTX_set_tlsext_status_cb(context, stapledResponseCallback) == 1
+        else { return CURLE_SSL_CONNECT_ERROR }
+    }
     SSL_CTX_set_info_callback(context, alertCallback)
     return CURLE_OK
 }
@@ -79,6 +85,31 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
     }
     return verdict.isAccepted ? 1 : 0
+}
+
+/// Judges the OCSP response a server stapled (or its absence), once the handshake has verified and accepted the
+/// chain: OpenSSL calls this after the certificate verification callback, when a TLS 1.2 server's
+/// CertificateStatus message has arrived too. Returning 0 fails the handshake with a `bad_certificate_status_response`
+/// alert.
+private let stapledResponseCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, _ in
+    guard let ssl, let connection = ConnectionTrust.of(ssl), let evidence = connection.evidence else { return 0 }
+    var bytes: UnsafePointer<UInt8>?
+    let length = cshims_SSL_get_tlsext_status_ocsp_resp(ssl, &bytes)
+    let response = bytes.map { length > 0 ? Array(UnsafeBufferPointer(start: $0, count: length)) : [] }
+    // Only a verified chain names the issuer the response must come from; a chain a handler accepted unverified was
+    // refused already (`TLSTrustContext.judge`).
+    let chain = evidence.verified.isEmpty ? nil : SSL_get0_verified_chain(ssl)
+    guard let failure = connection.context.stapleCheck.check(response, chain: chain) else { return 1 }
+    let refused = TrustVerdict.Evidence(
+        host: evidence.host, port: evidence.port, served: evidence.served, verified: evidence.verified, standard: .failure(failure))
+    connection.evidence = refused
+    let verdict = TrustVerdict(evidence: refused, refusal: .chainNotTrusted(failure))
+    connection.transfer?.trustVerdict = verdict
+    // The handshake was counted when its chain was accepted; the staple's refusal counts as a refusal of it.
+    connection.context.metrics?.trustRefused(verdict, connection: .new)
+    connection.context.logger.warning(
+        "TLS stapled OCSP response refused", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
+    return 0
 }
 
 /// Checks a connection before each request that did not just verify it in its own handshake (a reused

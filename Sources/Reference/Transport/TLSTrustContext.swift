@@ -27,17 +27,25 @@ final class TLSTrustContext: Sendable {
     let chainCheck: ChainCheck
     /// The validation profile the chain check applies.
     var profileCheck: ServerCertificateProfileCheck { chainCheck.profileCheck }
+    /// What the revocation policy asks of stapled OCSP responses.
+    let stapleCheck: StapledResponseCheck
+    /// Whether the stack checks revocation at all.
+    let checksRevocation: Bool
 
     init(
         roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger,
-        metrics: StackMetrics? = nil, profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict)
+        metrics: StackMetrics? = nil, profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict),
+        revocation: RevocationPolicy = .off
     ) {
         self.roots = TrustStore(roots: roots)
         self.handler = handler
         self.verificationTime = verificationTime
         self.logger = logger
         self.metrics = metrics
-        chainCheck = ChainCheck(profileCheck: profileCheck, verificationTime: verificationTime)
+        chainCheck = ChainCheck(
+            profileCheck: profileCheck, revocationLists: HeldRevocationLists(revocation), verificationTime: verificationTime)
+        stapleCheck = StapledResponseCheck(stapling: revocation.stapling, verificationTime: verificationTime)
+        checksRevocation = !revocation.isOff
     }
 
     /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.
@@ -70,6 +78,8 @@ final class TLSTrustContext: Sendable {
 
     /// Judges a server from what a handshake established: the handler if there is one, else standard validation.
     func judge(_ evidence: TrustVerdict.Evidence, reused: Bool) -> TrustVerdict {
+        // Revocation is not the handler's to waive: a pin says which key a server holds, not that it is still good.
+        if case .failure(let failure) = evidence.standard, failure.kind.concernsRevocation { return standardVerdict(evidence) }
         guard let handler else { return standardVerdict(evidence) }
         let challenge = ServerTrustChallenge(
             host: evidence.host, port: evidence.port, servedChain: evidence.served, verifiedChain: evidence.verified,
@@ -77,6 +87,15 @@ final class TLSTrustContext: Sendable {
             validationProfile: profileCheck.profile)
         switch handler.handle(challenge) {
         case .useCredential:
+            if checksRevocation, evidence.verified.isEmpty {
+                // Revocation is checked along the verified path: one the handler accepts without it cannot be.
+                return TrustVerdict(
+                    evidence: evidence,
+                    refusal: .chainNotTrusted(
+                        ChainValidationFailure(
+                            kind: .revocationUnavailable, code: Int(X509_V_ERR_UNSPECIFIED),
+                            reason: "revocation cannot be checked on a chain that did not verify", depth: 0)))
+            }
             logger.debug("TLS server trusted by handler", metadata: ["host": "\(evidence.host)", "reused": "\(reused)"])
             return TrustVerdict(evidence: evidence, refusal: nil)
         case .performDefaultHandling:

@@ -2,8 +2,9 @@ internal import COpenSSL
 import Foundation
 
 /// Standard validation of one served chain for one host, the same code in a handshake (`TLSCallbacks`) and outside
-/// one (``ChainVerifier``): OpenSSL's verification with the profile's flags at the verification time, then
-/// the profile's own rules, then the host name.
+/// one (``ChainVerifier``): OpenSSL's verification with the profile's flags and the held revocation lists at the
+/// verification time, then the profile's own rules, then the host name. (A stapled OCSP response arrives after
+/// this check in a TLS 1.2 handshake: ``StapledResponseCheck`` judges it apart.)
 ///
 /// The host name is checked after the chain, not through the verification parameters: OpenSSL checks a parameter host
 /// before signatures and dates and stops at the first error, so a host-name failure would hide whether the rest held.
@@ -11,6 +12,8 @@ import Foundation
 /// host check (TrustManager's `sslValidateHostName = false`) needs; for the same reason a profile refusal outranks it.
 struct ChainCheck: Sendable {
     let profileCheck: ServerCertificateProfileCheck
+    /// The revocation lists OpenSSL checks the path against, as the revocation policy says.
+    let revocationLists: HeldRevocationLists
     /// The time certificates are checked against; `nil` is the verification context's own (the current time).
     let verificationTime: Date?
 
@@ -33,7 +36,7 @@ struct ChainCheck: Sendable {
                     kind: .other, code: Int(X509_V_ERR_UNSPECIFIED), reason: "no verification parameters", depth: 0))
         }
         if let verificationTime { X509_VERIFY_PARAM_set_time(parameters, time_t(verificationTime.timeIntervalSince1970)) }
-        profileCheck.prepare(store)
+        profileCheck.prepare(store).union(revocationLists.prepare(store)).install(on: store)
         guard X509_verify_cert(store) == 1 else {
             return Outcome(chainVerified: false, failure: ChainValidationFailure(openSSLStore: store))
         }

@@ -30,6 +30,7 @@ public struct ChainVerifier: Sendable {
 
     private let roots: TrustStore
     private let check: ServerCertificateProfileCheck
+    private let revocationLists: HeldRevocationLists
 
     /// Creates a verifier; the roots are loaded now.
     ///
@@ -37,13 +38,17 @@ public struct ChainVerifier: Sendable {
     ///   - trustRoots: The roots a path must end at.
     ///   - validationProfile: The rules beyond RFC 5280's path validation, as the stack's `Configuration.validationProfile`.
     ///   - maximumChainDepth: The most certificates above the leaf, when the profile applies the rule.
+    ///   - revocation: The revocation lists to check and what a stapled OCSP response must be, as the stack's
+    ///     `Configuration.revocation` (default off).
     /// - Throws: ``UnusableRoots``.
-    public init(trustRoots: TrustRoots, validationProfile: ValidationProfile = .strict, maximumChainDepth: Int? = nil)
-        throws(UnusableRoots)
-    {
+    public init(
+        trustRoots: TrustRoots, validationProfile: ValidationProfile = .strict, maximumChainDepth: Int? = nil,
+        revocation: RevocationPolicy = .off
+    ) throws(UnusableRoots) {
         roots = TrustStore(roots: trustRoots)
         if case .failure(let failure) = roots.store { throw UnusableRoots(description: failure.message) }
         check = ServerCertificateProfileCheck(profile: validationProfile, maximumChainDepth: maximumChainDepth)
+        revocationLists = HeldRevocationLists(revocation)
     }
 
     /// Validates a chain as a server would serve it for a host.
@@ -51,11 +56,13 @@ public struct ChainVerifier: Sendable {
     /// - Parameters:
     ///   - served: The certificates as served, leaf first (`ServerCertificate.certificates(pemFile:)` reads a file).
     ///   - host: The host name or IP address asked for.
-    ///   - time: The time certificates are checked against.
+    ///   - time: The time certificates, revocation lists and the OCSP response are checked against.
+    ///   - stapledOCSPResponse: The DER OCSP response the server would staple, if any; judged only when the revocation
+    ///     policy's stapling is on.
     /// - Returns: The verified chain, leaf first and trust anchor last, or why standard validation refused it.
-    public func verify(_ served: [ServerCertificate], host: String, at time: Date = Date()) -> Result<
-        [ServerCertificate], ChainValidationFailure
-    > {
+    public func verify(
+        _ served: [ServerCertificate], host: String, at time: Date = Date(), stapledOCSPResponse: [UInt8]? = nil
+    ) -> Result<[ServerCertificate], ChainValidationFailure> {
         guard case .success(let trustStore) = roots.store else { return .failure(Self.unusable("no trust roots")) }
         guard let certificates = OwnedCertificates.parsing(der: served.map(\.der)) else {
             return .failure(Self.unusable(served.isEmpty ? "no certificate was served" : "a served certificate is not DER"))
@@ -70,8 +77,11 @@ public struct ChainVerifier: Sendable {
         else { return .failure(Self.unusable("OpenSSL could not set up the verification")) }
         // A handshake verifies at the TLS security level, whose key-size floor refuses a P-192 CA key, say.
         X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(store), Self.handshakeSecurityLevel)
-        let outcome = ChainCheck(profileCheck: check, verificationTime: time).run(store, host: HostName.normalized(host))
+        let outcome = ChainCheck(profileCheck: check, revocationLists: revocationLists, verificationTime: time)
+            .run(store, host: HostName.normalized(host))
         if let failure = outcome.failure { return .failure(failure) }
+        let stapleCheck = StapledResponseCheck(stapling: revocationLists.policy.stapling, verificationTime: time)
+        if let failure = stapleCheck.check(stapledOCSPResponse, chain: X509_STORE_CTX_get0_chain(store)) { return .failure(failure) }
         var summaries = OpenSSLCertificate.Summaries()
         guard let chain = summaries.of(X509_STORE_CTX_get0_chain(store)) else {
             return .failure(Self.unusable("a certificate of the verified chain cannot be encoded"))

@@ -3,7 +3,7 @@ internal import COpenSSLShims
 import Foundation
 
 /// Applies a ``ValidationProfile`` to the chain OpenSSL built: ``prepare(_:)`` before `X509_verify_cert`
-/// (the flags and callback OpenSSL applies itself), ``check(chain:host:)`` after it and the host-name check
+/// (the flags OpenSSL applies itself, and the errors it may overlook), ``check(chain:host:)`` after it and the host-name check
 /// succeeded (the rules OpenSSL has no switch for). Fails closed: what cannot be read is refused.
 struct ServerCertificateProfileCheck: Sendable {
 
@@ -15,14 +15,13 @@ struct ServerCertificateProfileCheck: Sendable {
         self.maximumChainDepth = maximumChainDepth
     }
 
-    /// Sets what OpenSSL applies during `X509_verify_cert` on a verification context.
-    func prepare(_ store: OpaquePointer) {
+    /// Sets the flags OpenSSL applies during `X509_verify_cert` on a verification context, and returns what it
+    /// may overlook.
+    func prepare(_ store: OpaquePointer) -> ChainVerifyLeniency {
         if profile.applies(.x509Strict) {
             X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(store), UInt(X509_V_FLAG_X509_STRICT))
         }
-        if profile.applies(.inclusiveNotAfter) {
-            X509_STORE_CTX_set_verify_cb(store, inclusiveNotAfterCallback)
-        }
+        return profile.applies(.inclusiveNotAfter) ? .inclusiveNotAfter : []
     }
 
     /// The profile's refusal of the chain a verification context built, or `nil`.

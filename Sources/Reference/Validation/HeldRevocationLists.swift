@@ -1,0 +1,50 @@
+internal import COpenSSL
+internal import COpenSSLShims
+import NetworkCore
+
+/// A revocation policy's lists, parsed once into the OpenSSL stack that every verification of the stack's
+/// connections lends to its verification context.
+///
+/// Built once and never changed: verification contexts only read it, so connections on any thread may share it.
+final class HeldRevocationLists: @unchecked Sendable {
+
+    let policy: RevocationPolicy
+    /// The parsed lists; `nil` when the policy holds none.
+    private let lists: OpaquePointer?
+
+    init(_ policy: RevocationPolicy) {
+        self.policy = policy
+        guard !policy.revocationLists.isEmpty, let stack = cshims_sk_X509_CRL_new_null() else {
+            lists = nil
+            return
+        }
+        for list in policy.revocationLists {
+            // The loaders parsed every list already: one that fails now is left out, and a coverage that needs it
+            // refuses the chain for want of a list, never accepts it.
+            let parsed = list.der.withUnsafeBufferPointer { buffer in
+                var cursor = buffer.baseAddress
+                return d2i_X509_CRL(nil, &cursor, buffer.count)
+            }
+            if let parsed, cshims_sk_X509_CRL_push(stack, parsed) == 0 { X509_CRL_free(parsed) }
+        }
+        lists = stack
+    }
+
+    deinit {
+        if let lists { cshims_sk_X509_CRL_pop_free(lists) }
+    }
+
+    /// Asks a verification context to check revocation lists as the policy says, and returns what it may overlook.
+    func prepare(_ store: OpaquePointer) -> ChainVerifyLeniency {
+        let coverage = policy.listCoverage
+        guard lists != nil || coverage != .whereHeld else { return [] }
+        // The context only borrows the stack (OpenSSL's `set0` here takes no ownership), which outlives it.
+        if let lists { X509_STORE_CTX_set0_crls(store, lists) }
+        X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(store), UInt(X509_V_FLAG_CRL_CHECK | X509_V_FLAG_CRL_CHECK_ALL))
+        switch coverage {
+        case .whereHeld: return [.leafWithoutList, .issuerWithoutList]
+        case .leaf: return .issuerWithoutList
+        case .chain: return []
+        }
+    }
+}

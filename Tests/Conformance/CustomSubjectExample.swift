@@ -60,6 +60,7 @@ struct LoggingSubject: ConformanceSubject {
             .resolveOverrides: "no host overrides",
             .maximumResponseSize: "no body limit",
             .resourceTimeout: "no per-attempt limit",
+            .revocation: "no revocation checks",
         ]
     }
 

@@ -24,14 +24,7 @@ struct ClientIdentityLoadingTests {
 
         deinit { try? FileManager.default.removeItem(at: folder) }
 
-        private func openssl(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-        }
+        private func openssl(_ arguments: [String]) throws { try OpenSSLCommand.run(arguments) }
     }
 
     @Test("PEM files load into the chain, leaf first, with the leaf's subject and end date")

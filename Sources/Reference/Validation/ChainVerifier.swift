@@ -59,11 +59,16 @@ public struct ChainVerifier: Sendable {
     ///   - time: The time certificates, revocation lists and the OCSP response are checked against.
     ///   - stapledOCSPResponse: The DER OCSP response the server would staple, if any; judged only when the revocation
     ///     policy's stapling is on.
-    /// - Returns: The verified chain, leaf first and trust anchor last, or why standard validation refused it.
+    /// - Returns: The verified chain, leaf first and trust anchor last, or why standard validation refused it. A served
+    ///   chain of more than 100 KiB, which no handshake of the stack accepts, is refused unread.
     public func verify(
         _ served: [ServerCertificate], host: String, at time: Date = Date(), stapledOCSPResponse: [UInt8]? = nil
     ) -> Result<[ServerCertificate], ChainValidationFailure> {
         guard case .success(let trustStore) = roots.store else { return .failure(Self.unusable("no trust roots")) }
+        let size = served.reduce(0) { $0 + $1.der.count }
+        guard size <= Self.maximumServedSize else {
+            return .failure(Self.unusable("the served chain is \(size) bytes, more than a handshake carries (\(Self.maximumServedSize))"))
+        }
         guard let certificates = OwnedCertificates.parsing(der: served.map(\.der)) else {
             return .failure(Self.unusable(served.isEmpty ? "no certificate was served" : "a served certificate is not DER"))
         }
@@ -88,6 +93,10 @@ public struct ChainVerifier: Sendable {
         }
         return .success(chain)
     }
+
+    /// The most certificate bytes a handshake of the stack accepts (OpenSSL's default `max_cert_list`, 100 KiB):
+    /// a longer chain could not reach the handshake's check, and parsing one costs time in proportion to its size.
+    static let maximumServedSize = 100 * 1024
 
     /// The security level a client handshake gets from the system's OpenSSL configuration (2 on Debian).
     private static let handshakeSecurityLevel: Int32 = {

@@ -44,3 +44,21 @@ long cshims_SSL_set_tlsext_status_ocsp_resp(SSL *ssl, unsigned char *response, l
     return SSL_set_tlsext_status_ocsp_resp(ssl, response, length);
 }
 void *cshims_OPENSSL_memdup(const void *data, size_t length) { return OPENSSL_memdup(data, length); }
+
+int cshims_X509_EXTENSION_decodes(X509_EXTENSION *extension) {
+    const X509V3_EXT_METHOD *method = X509V3_EXT_get(extension);
+    if (method == NULL) return -1;
+    void *value = X509V3_EXT_d2i(extension);
+    if (value == NULL) return 0;
+    int nid = OBJ_obj2nid(X509_EXTENSION_get_object(extension));
+    int ok = 1;
+    if (nid == NID_info_access || nid == NID_crl_distribution_points || nid == NID_certificate_policies) {
+        ok = OPENSSL_sk_num((const OPENSSL_STACK *)value) > 0;
+    }
+    if (method->it != NULL) {
+        ASN1_item_free(value, ASN1_ITEM_ptr(method->it));
+    } else if (method->ext_free != NULL) {
+        method->ext_free(value);
+    }
+    return ok;
+}

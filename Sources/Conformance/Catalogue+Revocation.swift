@@ -49,7 +49,9 @@ extension Catalogue {
                 Setup(stapling: .checkedWhenStapled), nil, staple: "ocsp-good.der", tls12: true),
             revocationCase(
                 "staple.stale", "a stapled response past its nextUpdate refuses the server", rules: ["TRUST-14"],
-                Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-stale.der"),
+                Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-stale.der",
+                // Its nextUpdate is a minute after the fixtures were made: at 2100 it is stale whenever they were.
+                at: ISO8601DateFormatter().date(from: "2100-01-01T00:00:00Z")),
             revocationCase(
                 "staple.wrong-responder", "a response signed by a key the issuer never certified refuses the server",
                 rules: ["TRUST-14"], Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-wrong-responder.der"),
@@ -73,7 +75,7 @@ extension Catalogue {
 
     private static func revocationCase(
         _ name: String, _ title: String, rules: [String], _ setup: StackSetup.Revocation, _ refusal: String?,
-        staple: String? = nil, scenario: String = "revocation", handler: HandlerSpec? = nil, tls12: Bool = false
+        staple: String? = nil, scenario: String = "revocation", handler: HandlerSpec? = nil, tls12: Bool = false, at time: Date? = nil
     ) -> ConformanceCase {
         var server = ServerScript(tlsScenario: scenario, responses: [ok("trusted")])
         server.stapledOCSPResponse = staple.map { "\(scenario)/\($0)" }
@@ -83,10 +85,12 @@ extension Catalogue {
         return ConformanceCase(
             id: "trust.revocation.\(name)", title: title, rules: refusal == nil ? rules : rules + ["TRUST-3"],
             explanation: "The \(scenario) fixture chain, valid without revocation; the server staples \(staple ?? "nothing")"
-                + "\(tls12 ? " over TLS 1.2" : ""). Revocation policy: \(policy)\(handler.map { ", handler \($0)" } ?? ""). "
+                + "\(tls12 ? " over TLS 1.2" : ""). Revocation policy: \(policy)\(handler.map { ", handler \($0)" } ?? "")"
+                + "\(time.map { ", verification time \(ISO8601DateFormatter().string(from: $0))" } ?? ""). "
                 + (refusal.map { "The fetch fails before any request byte is sent, untrusted, with the chain failure kind \($0)." }
                     ?? "The fetch succeeds."),
-            server: server, stack: StackSetup(handler: handler, revocation: setup),
+            requires: time == nil ? [] : [.verificationTime], server: server,
+            stack: StackSetup(handler: handler, verificationTime: time, revocation: setup),
             expected: refusal.map {
                 Expectation(
                     Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "chain:\($0)"),

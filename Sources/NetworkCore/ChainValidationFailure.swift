@@ -24,6 +24,8 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
             case invalidConstraints = "invalid-constraints"
             case strictProfile = "strict-profile"
             case chainTooDeep = "chain-too-deep"
+            case commonNameNotInSubjectAltName = "common-name-not-in-san"
+            case invalidExtension = "invalid-extension"
             case revoked = "revoked"
             case revocationUnavailable = "revocation-unavailable"
             case invalidRevocationData = "invalid-revocation-data"
@@ -90,6 +92,11 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
         public static let strictProfile = Kind(.strictProfile)
         /// The verified chain is longer than the configured maximum.
         public static let chainTooDeep = Kind(.chainTooDeep)
+        /// The leaf's subject commonName is not one of its subjectAltName entries, spelled the same.
+        public static let commonNameNotInSubjectAltName = Kind(.commonNameNotInSubjectAltName)
+        /// An extension is malformed, repeated, empty where it must not be, critical where it must not be, or lacks a
+        /// field it must have (an authorityKeyIdentifier without its keyIdentifier).
+        public static let invalidExtension = Kind(.invalidExtension)
         /// A held revocation list, or an OCSP response the server stapled, says a certificate is revoked.
         public static let revoked = Kind(.revoked)
         /// The revocation policy requires revocation data that is not there: no current list covers a

@@ -13,6 +13,9 @@ public struct ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case nameConstraintsOnHost = "name-constraints-on-host"
         case publicSuffixWildcard = "public-suffix-wildcard"
         case maximumChainDepth = "maximum-chain-depth"
+        case subjectNames = "subject-names"
+        case keyIdentifiers = "key-identifiers"
+        case extensionEncoding = "extension-encoding"
     }
     private let base: Base
     private init(_ base: Base) { self.base = base }
@@ -50,7 +53,16 @@ public struct ValidationRule: Sendable, Hashable, CustomStringConvertible {
     public static let publicSuffixWildcard = ValidationRule(.publicSuffixWildcard)
     /// The verified chain is no deeper than the stack's configured maximum (applied whenever one is set).
     public static let maximumChainDepth = ValidationRule(.maximumChainDepth)
+    /// The leaf's subject commonName, when it has a subjectAltName, is one of its names, spelled the same; the
+    /// subjectAltName is critical only when the subject is empty (CA/B Forum Baseline Requirements 7.1.4.3,
+    /// 7.1.2.7.12; RFC 5280 4.2.1.6).
+    public static let subjectNames = ValidationRule(.subjectNames)
+    /// Every authorityKeyIdentifier has a keyIdentifier (RFC 5280 4.2.1.1; Baseline Requirements 7.1.2.1.3 for roots).
+    public static let keyIdentifiers = ValidationRule(.keyIdentifiers)
+    /// Every extension of every certificate appears once and decodes, and those RFC 5280 defines as non-empty
+    /// sequences (authorityInfoAccess, cRLDistributionPoints, certificatePolicies) are not empty.
+    public static let extensionEncoding = ValidationRule(.extensionEncoding)
 
-    /// Every rule, in the order they are applied.
+    /// Every rule (``ValidationProfile/strict``); a profile applies its rules in an order of its own.
     public static var all: [ValidationRule] { Base.allCases.map(ValidationRule.init) }
 }

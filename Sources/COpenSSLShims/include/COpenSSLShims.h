@@ -54,4 +54,9 @@ long cshims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg);
 long cshims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **response);
 long cshims_SSL_set_tlsext_status_ocsp_resp(SSL *ssl, unsigned char *response, long length);
 void *cshims_OPENSSL_memdup(const void *data, size_t length);
+
+// MARK: Extension encoding (validation profile): 1 when an extension OpenSSL knows decodes and, for the ones RFC 5280
+// defines as SEQUENCE SIZE (1..MAX) (authorityInfoAccess, cRLDistributionPoints, certificatePolicies), is not empty;
+// 0 when it does not; -1 for an extension OpenSSL has no decoder for.
+int cshims_X509_EXTENSION_decodes(X509_EXTENSION *extension);
 #endif

@@ -16,10 +16,12 @@ enum DNSNameSyntax {
         return isValidHostName(Substring(name))
     }
 
-    /// Whether a name constraint's DNS base is well formed: a host name, optionally after one leading
-    /// period (the "subdomains only" form OpenSSL and others accept).
+    /// Whether a name constraint's DNS base is well formed: a host name. RFC 5280 4.2.1.10 writes DNS constraints as
+    /// `host.example.com`, matching it and every name below it; the leading-period form (`.example.com`, "below
+    /// only") is defined for URIs and mail addresses, not DNS names, and CAs that write it cannot be read the same
+    /// way by every verifier, so it is malformed here.
     static func isValidConstraint(_ base: String) -> Bool {
-        isValidHostName(base.hasPrefix(".") ? base.dropFirst() : Substring(base))
+        isValidHostName(Substring(base))
     }
 
     /// Whether a name is a host name in preferred name syntax.

@@ -71,6 +71,39 @@ struct ProfileCertificate {
         }
     }
 
+    /// The subject's commonName values, as UTF-8 text (`nil` for one that cannot be converted).
+    var subjectCommonNames: [String?] {
+        guard let name = X509_get_subject_name(x509) else { return [] }
+        var names: [String?] = []
+        var index: Int32 = -1
+        while true {
+            index = X509_NAME_get_index_by_NID(name, NID_commonName, index)
+            guard index >= 0 else { return names }
+            var utf8: UnsafeMutablePointer<UInt8>?
+            let length = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, index)))
+            guard length >= 0, let utf8 else {
+                names.append(nil)
+                continue
+            }
+            names.append(String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self))
+            CRYPTO_free(utf8, #fileID, #line)
+        }
+    }
+
+    /// Whether the subject is the empty name.
+    var hasEmptySubject: Bool { X509_NAME_entry_count(X509_get_subject_name(x509)) == 0 }
+
+    /// The IP addresses of the subjectAltName, as their octets.
+    var subjectAltIPAddresses: [[UInt8]] {
+        guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else { return [] }
+        let names = OpaquePointer(raw)
+        defer { cshims_GENERAL_NAMES_free(names) }
+        return (0..<cshims_sk_GENERAL_NAME_num(names)).compactMap { index in
+            guard let name = cshims_sk_GENERAL_NAME_value(names, index), name.pointee.type == GEN_IPADD else { return nil }
+            return Self.bytes(name.pointee.d.iPAddress)
+        }
+    }
+
     /// The criticality of each extension with this NID: empty if absent.
     func criticality(of nid: Int32) -> [Bool] {
         (0..<X509_get_ext_count(x509)).compactMap { index in

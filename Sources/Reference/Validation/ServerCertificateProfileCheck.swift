@@ -1,18 +1,41 @@
 internal import COpenSSL
 internal import COpenSSLShims
 import Foundation
+import NetworkCore
 
-/// Applies a ``ValidationProfile`` to the chain OpenSSL built: ``prepare(_:)`` before `X509_verify_cert`
-/// (the flags OpenSSL applies itself, and the errors it may overlook), ``check(chain:host:)`` after it and the host-name check
-/// succeeded (the rules OpenSSL has no switch for). Fails closed: what cannot be read is refused.
+/// Applies a ``ValidationProfile`` to the chain OpenSSL built: ``prepare(_:)`` before `X509_verify_cert` (the flags
+/// OpenSSL applies itself, and the errors it may overlook), ``check(chain:host:)`` after it (the profile's own
+/// ``ChainRule``s, in order). Fails closed: what cannot be read is refused.
 struct ServerCertificateProfileCheck: Sendable {
 
     let profile: ValidationProfile
     let maximumChainDepth: Int?
+    /// The profile's own rules, in the order they are applied.
+    let rules: [any ChainRule]
 
     init(profile: ValidationProfile, maximumChainDepth: Int? = nil) {
         self.profile = profile
         self.maximumChainDepth = maximumChainDepth
+        rules = Self.rules(of: profile, maximumChainDepth: maximumChainDepth)
+    }
+
+    /// The rules a profile names, in a fixed order: the chain's shape, then each certificate's fields, then the names.
+    static func rules(of profile: ValidationProfile, maximumChainDepth: Int?) -> [any ChainRule] {
+        let all: [(ValidationRule, (any ChainRule)?)] = [
+            (.maximumChainDepth, maximumChainDepth.map(MaximumChainDepthRule.init)),
+            (.serialNumber, SerialNumberRule()),
+            (.extensionEncoding, ExtensionEncodingRule()),
+            (.keyIdentifiers, KeyIdentifiersRule()),
+            (.keyStrength, KeyStrengthRule()),
+            (.caAsLeaf, CAAsLeafRule()),
+            (.extendedKeyUsage, ExtendedKeyUsageRule()),
+            (.constraintExtensions, ConstraintExtensionsRule()),
+            (.dnsNameSyntax, DNSNameSyntaxRule()),
+            (.subjectNames, SubjectNamesRule()),
+            (.nameConstraintsOnHost, NameConstraintsOnHostRule()),
+            (.publicSuffixWildcard, PublicSuffixWildcardRule()),
+        ]
+        return all.compactMap { rule, check in profile.applies(rule) ? check : nil }
     }
 
     /// Sets the flags OpenSSL applies during `X509_verify_cert` on a verification context, and returns what it
@@ -36,135 +59,15 @@ struct ServerCertificateProfileCheck: Sendable {
         let certificates = (0..<count).compactMap { index in
             cshims_sk_X509_value(chain, Int32(index)).map { ProfileCertificate(x509: $0, depth: index) }
         }
-        guard let leaf = certificates.first, certificates.count == count else {
-            return refusal(.other, rule: nil, depth: 0, "no complete verified chain to apply the validation profile to")
+        guard !certificates.isEmpty, certificates.count == count else {
+            return ChainValidationFailure(
+                kind: .other, code: Int(X509_V_ERR_APPLICATION_VERIFICATION),
+                reason: "no complete verified chain to apply the validation profile to", depth: 0)
         }
-        if profile.applies(.maximumChainDepth), let maximumChainDepth, certificates.count - 1 > maximumChainDepth {
-            return refusal(
-                .chainTooDeep, rule: .maximumChainDepth, depth: maximumChainDepth + 1,
-                "the chain is \(certificates.count - 1) deep, more than the maximum \(maximumChainDepth)")
-        }
-        if profile.applies(.serialNumber) {
-            for certificate in certificates {
-                if let problem = certificate.serialNumberProblem {
-                    return refusal(.invalidSerialNumber, rule: .serialNumber, depth: certificate.depth, problem)
-                }
-            }
-        }
-        if profile.applies(.keyStrength) {
-            for certificate in certificates {
-                if let problem = certificate.keyProblem {
-                    return refusal(.forbiddenKey, rule: .keyStrength, depth: certificate.depth, problem)
-                }
-            }
-        }
-        if profile.applies(.caAsLeaf), leaf.isCA {
-            return refusal(
-                .caUsedAsLeaf, rule: .caAsLeaf, depth: 0, "the server's certificate is a CA certificate (basicConstraints cA=TRUE)")
-        }
-        if profile.applies(.extendedKeyUsage), let failure = extendedKeyUsageRefusal(certificates) { return failure }
-        if profile.applies(.constraintExtensions), let failure = constraintRefusal(certificates) { return failure }
-        if profile.applies(.dnsNameSyntax) {
-            for name in leaf.subjectAltDNSNames where !(name.map(DNSNameSyntax.isValidSubjectAltName) ?? false) {
-                return refusal(
-                    .malformedName, rule: .dnsNameSyntax, depth: 0,
-                    "malformed DNS name \(name.map { "'\($0)'" } ?? "(not printable ASCII)") in subjectAltName")
-            }
-        }
-        if profile.applies(.nameConstraintsOnHost) {
-            for certificate in certificates.dropFirst() {
-                switch NameConstraintSubtrees.of(certificate.x509) {
-                case nil: continue
-                case .failure?:
-                    return refusal(
-                        .invalidConstraints, rule: .nameConstraintsOnHost, depth: certificate.depth, "nameConstraints cannot be decoded")
-                case .success(let subtrees)?:
-                    if !subtrees.permits(host: host) {
-                        return refusal(
-                            .nameConstraintViolation, rule: .nameConstraintsOnHost, depth: 0,
-                            "the requested host \(host) is outside the name constraints of the CA at depth \(certificate.depth)")
-                    }
-                }
-            }
-        }
-        if profile.applies(.publicSuffixWildcard) {
-            for case let name? in leaf.subjectAltDNSNames where name.hasPrefix("*.") {
-                let base = String(name.dropFirst(2)).lowercased()
-                guard let isPublic = PublicSuffixList.isPublicSuffix(base) else {
-                    return refusal(
-                        .publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0,
-                        "no public suffix list to check the wildcard '\(name)' against")
-                }
-                if isPublic {
-                    return refusal(
-                        .publicSuffixWildcard, rule: .publicSuffixWildcard, depth: 0,
-                        "the wildcard '\(name)' covers the public suffix \(base)")
-                }
-            }
+        let verified = VerifiedChain(certificates: certificates, host: host)
+        for rule in rules {
+            if let refusal = rule.refusal(of: verified) { return refusal }
         }
         return nil
-    }
-
-    /// CA/B Forum Baseline Requirements 7.1.2.7.10: a server certificate has an extendedKeyUsage with
-    /// serverAuth and without anyExtendedKeyUsage; 7.1.2.1.2: a root has no extendedKeyUsage.
-    private func extendedKeyUsageRefusal(_ certificates: [ProfileCertificate]) -> ChainValidationFailure? {
-        let leaf = certificates[0]
-        if !leaf.hasExtendedKeyUsage {
-            return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate has no extendedKeyUsage")
-        }
-        if leaf.extendedKeyUsage & UInt32(XKU_ANYEKU) != 0 {
-            return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate allows anyExtendedKeyUsage")
-        }
-        if leaf.extendedKeyUsage & UInt32(XKU_SSL_SERVER) == 0 {
-            return refusal(
-                .extendedKeyUsage, rule: .extendedKeyUsage, depth: 0, "the server's certificate's extendedKeyUsage lacks serverAuth")
-        }
-        if certificates.count > 1, let root = certificates.last, root.hasExtendedKeyUsage {
-            return refusal(.extendedKeyUsage, rule: .extendedKeyUsage, depth: root.depth, "the root has an extendedKeyUsage")
-        }
-        return nil
-    }
-
-    /// RFC 5280 4.2.1.10 and 4.2.1.11: name and policy constraints appear only in CA certificates, are
-    /// critical, and name constraints have at least one well-formed subtree.
-    private func constraintRefusal(_ certificates: [ProfileCertificate]) -> ChainValidationFailure? {
-        for certificate in certificates {
-            let nameConstraints = certificate.criticality(of: NID_name_constraints)
-            let policyConstraints = certificate.criticality(of: NID_policy_constraints)
-            let depth = certificate.depth
-            if !certificate.isCA, !(nameConstraints.isEmpty && policyConstraints.isEmpty) {
-                return refusal(
-                    .invalidConstraints, rule: .constraintExtensions, depth: depth,
-                    "name or policy constraints in a certificate that is not a CA")
-            }
-            if nameConstraints.contains(false) {
-                return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints is not critical")
-            }
-            if policyConstraints.contains(false) {
-                return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "policyConstraints is not critical")
-            }
-            switch NameConstraintSubtrees.of(certificate.x509) {
-            case nil:
-                continue
-            case .failure?:
-                return refusal(.invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints cannot be decoded")
-            case .success(let subtrees)?:
-                if subtrees.permitted.isEmpty, subtrees.excluded.isEmpty {
-                    return refusal(
-                        .invalidConstraints, rule: .constraintExtensions, depth: depth,
-                        "nameConstraints has neither permitted nor excluded subtrees")
-                }
-                if !subtrees.isWellFormed {
-                    return refusal(
-                        .invalidConstraints, rule: .constraintExtensions, depth: depth, "nameConstraints has a malformed subtree")
-                }
-            }
-        }
-        return nil
-    }
-
-    private func refusal(_ kind: ChainValidationFailure.Kind, rule: ValidationRule?, depth: Int, _ reason: String) -> ChainValidationFailure
-    {
-        ChainValidationFailure(kind: kind, code: Int(X509_V_ERR_APPLICATION_VERIFICATION), reason: reason, depth: depth, rule: rule)
     }
 }

@@ -17,9 +17,9 @@ struct ValidationRuleHelperTests {
     }
 
     @Test(
-        "name constraint DNS bases may have one leading period",
+        "name constraint DNS bases are host names, without the leading period of URI and mail constraints",
         arguments: [
-            ("example.com", true), (".example.com", true), ("..example.com", false), ("bad..name", false), ("bad_name.com", false),
+            ("example.com", true), (".example.com", false), ("..example.com", false), ("bad..name", false), ("bad_name.com", false),
         ])
     func constraintSyntax(base: String, valid: Bool) {
         #expect(DNSNameSyntax.isValidConstraint(base) == valid)

@@ -1,0 +1,42 @@
+internal import COpenSSL
+import Foundation
+import NetworkCore
+
+/// CA/B Forum Baseline Requirements 7.1.4.3: a server certificate's commonName, if any, is one of its subjectAltName
+/// entries, in the same form (a DNS name as written there, an IP address as its text); 7.1.2.7.12 and RFC 5280
+/// 4.2.1.6: the subjectAltName is critical only when the subject is empty.
+///
+/// A leaf without a subjectAltName is left to the host-name check, which never reads the commonName.
+struct SubjectNamesRule: ChainRule {
+    func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
+        let leaf = chain.leaf
+        let criticality = leaf.criticality(of: NID_subject_alt_name)
+        guard !criticality.isEmpty else { return nil }
+        if criticality.contains(true), !leaf.hasEmptySubject {
+            return .refusal(.invalidExtension, by: .subjectNames, depth: 0, "the subjectAltName is critical though the subject is not empty")
+        }
+        let dnsNames = Set(leaf.subjectAltDNSNames.compactMap { $0 })
+        let addresses = leaf.subjectAltIPAddresses
+        for commonName in leaf.subjectCommonNames {
+            guard let commonName else {
+                return .refusal(.commonNameNotInSubjectAltName, by: .subjectNames, depth: 0, "the subject commonName is not text")
+            }
+            let listed = Self.addressBytes(commonName).map(addresses.contains) ?? dnsNames.contains(commonName)
+            if !listed {
+                return .refusal(
+                    .commonNameNotInSubjectAltName, by: .subjectNames, depth: 0,
+                    "the subject commonName '\(commonName)' is not one of the subjectAltName entries")
+            }
+        }
+        return nil
+    }
+
+    /// The octets of an IPv4 or IPv6 address in text, or `nil` for anything else.
+    private static func addressBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+}

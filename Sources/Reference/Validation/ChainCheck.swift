@@ -3,7 +3,8 @@ import Foundation
 
 /// Standard validation of one served chain for one host, the same code in a handshake (`TLSCallbacks`) and outside
 /// one (``ChainVerifier``): OpenSSL's verification with the profile's flags and the held revocation lists at the
-/// verification time, then the profile's own rules, then the host name. (A stapled OCSP response arrives after
+/// verification time, then the profile's own rules (on the path OpenSSL built, or else on the first of the other
+/// paths ``AlternativePaths`` finds that passes), then the host name. (A stapled OCSP response arrives after
 /// this check in a TLS 1.2 handshake: ``StapledResponseCheck`` judges it apart.)
 ///
 /// The host name is checked after the chain, not through the verification parameters: OpenSSL checks a parameter host
@@ -35,13 +36,10 @@ struct ChainCheck: Sendable {
                 failure: ChainValidationFailure(
                     kind: .other, code: Int(X509_V_ERR_UNSPECIFIED), reason: "no verification parameters", depth: 0))
         }
-        if let verificationTime { X509_VERIFY_PARAM_set_time(parameters, time_t(verificationTime.timeIntervalSince1970)) }
-        profileCheck.prepare(store).union(revocationLists.prepare(store)).install(on: store)
-        guard X509_verify_cert(store) == 1 else {
-            return Outcome(chainVerified: false, failure: ChainValidationFailure(openSSLStore: store))
-        }
-        if let refusal = profileCheck.check(store: store, host: host) {
-            return Outcome(chainVerified: false, failure: refusal)
+        if let failure = verify(store, host: host),
+            !AlternativePaths(failed: store).search(verify: { verify($0, host: host) == nil })
+        {
+            return Outcome(chainVerified: false, failure: failure)
         }
         let flags =
             X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
@@ -54,6 +52,16 @@ struct ChainCheck: Sendable {
             return Outcome(chainVerified: true, failure: ChainValidationFailure(openSSLStore: store))
         }
         return Outcome(chainVerified: true, failure: nil)
+    }
+
+    /// OpenSSL's verification of the path it builds on a context, then the profile's rules over it; `nil` when both pass.
+    private func verify(_ context: OpaquePointer, host: String) -> ChainValidationFailure? {
+        if let verificationTime {
+            X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(verificationTime.timeIntervalSince1970))
+        }
+        profileCheck.prepare(context).union(revocationLists.prepare(context)).install(on: context)
+        guard X509_verify_cert(context) == 1 else { return ChainValidationFailure(openSSLStore: context) }
+        return profileCheck.check(store: context, host: host)
     }
 
     /// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.

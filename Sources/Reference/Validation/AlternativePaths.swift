@@ -1,0 +1,93 @@
+internal import COpenSSL
+internal import COpenSSLShims
+
+/// Path building beyond OpenSSL's: when the path OpenSSL built from the served chain fails, the other paths from
+/// the leaf to a trust anchor that the served certificates and the trust store allow, each verified in full
+/// (OpenSSL's checks and the profile's rules) until one passes.
+///
+/// OpenSSL follows one issuer per certificate (the trust store's first, then the first served one that is current)
+/// and does not backtrack: a served intermediate whose own issuer is not trusted, or one that a name constraint
+/// forbids, ends the search although another served certificate for the same issuer name and key would lead to a
+/// trusted root. Work is bounded, so that a server cannot make a handshake expensive: at most
+/// ``maximumPaths`` paths are verified, none deeper than ``maximumDepth``, and each certificate's
+/// candidate issuers are capped at ``maximumIssuers``.
+struct AlternativePaths {
+    static let maximumPaths = 8
+    static let maximumDepth = 8
+    static let maximumIssuers = 8
+
+    /// The verification context OpenSSL's own path failed in: its store, leaf, served certificates and parameters.
+    let failed: OpaquePointer
+
+    /// Calls `verify` on a fresh verification context for each alternative path, in depth-first order, until it
+    /// returns `true`; that context's chain then becomes `failed`'s verified chain, with no error. Returns whether one
+    /// path passed.
+    func search(verify: (OpaquePointer) -> Bool) -> Bool {
+        guard let leaf = X509_STORE_CTX_get0_cert(failed) else { return false }
+        var owned: [OpaquePointer] = []  // certificates from the trust store, referenced until the search ends
+        defer { owned.forEach { X509_free($0) } }
+        let served = certificates(of: X509_STORE_CTX_get0_untrusted(failed))
+        let tried = certificates(of: X509_STORE_CTX_get0_chain(failed))
+        var budget = Self.maximumPaths
+
+        func issuers(of certificate: OpaquePointer) -> [(certificate: OpaquePointer, trusted: Bool)] {
+            var found: [(OpaquePointer, Bool)] = []
+            if let stack = X509_STORE_CTX_get1_certs(failed, X509_get_issuer_name(certificate)) {
+                for candidate in certificates(of: stack) {
+                    X509_up_ref(candidate)
+                    owned.append(candidate)
+                    found.append((candidate, true))
+                }
+                cshims_sk_X509_pop_free(stack)
+            }
+            ERR_clear_error()  // a name with no certificate in the store leaves an error behind
+            for candidate in served where candidate != certificate { found.append((candidate, false)) }
+            return Array(found.filter { X509_check_issued($0.0, certificate) == X509_V_OK }.prefix(Self.maximumIssuers))
+        }
+
+        // Depth-first over issuers; `path` holds the certificates above the leaf.
+        func extend(_ path: [OpaquePointer], from certificate: OpaquePointer) -> Bool {
+            guard budget > 0, path.count < Self.maximumDepth else { return false }
+            for (issuer, trusted) in issuers(of: certificate) where !path.contains(issuer) && issuer != leaf {
+                if trusted {
+                    // `tried` is the leaf and what OpenSSL put above it: the same path would fail the same way.
+                    if [leaf] + path + [issuer] == tried { continue }
+                    budget -= 1
+                    if attempt(intermediates: path, verify: verify) { return true }
+                    guard budget > 0 else { return false }
+                } else if extend(path + [issuer], from: issuer) {
+                    return true
+                }
+            }
+            return false
+        }
+        return extend([], from: leaf)
+    }
+
+    /// Verifies the leaf with only these intermediates served, on a context set up as the failed one was.
+    private func attempt(intermediates: [OpaquePointer], verify: (OpaquePointer) -> Bool) -> Bool {
+        guard let context = X509_STORE_CTX_new(), let untrusted = cshims_sk_X509_new_null() else { return false }
+        defer {
+            OPENSSL_sk_free(untrusted)  // the certificates belong to the failed context and the trust store
+            X509_STORE_CTX_free(context)
+        }
+        for certificate in intermediates { _ = cshims_sk_X509_push(untrusted, certificate) }
+        guard X509_STORE_CTX_init(context, X509_STORE_CTX_get0_store(failed), X509_STORE_CTX_get0_cert(failed), untrusted) == 1,
+            X509_STORE_CTX_set_default(context, "ssl_server") == 1,
+            X509_VERIFY_PARAM_set1(X509_STORE_CTX_get0_param(context), X509_STORE_CTX_get0_param(failed)) == 1,
+            verify(context), let chain = X509_chain_up_ref(X509_STORE_CTX_get0_chain(context))
+        else {
+            ERR_clear_error()
+            return false
+        }
+        X509_STORE_CTX_set0_verified_chain(failed, chain)
+        X509_STORE_CTX_set_error(failed, X509_V_OK)
+        X509_STORE_CTX_set_error_depth(failed, 0)
+        X509_STORE_CTX_set_current_cert(failed, nil)
+        return true
+    }
+
+    private func certificates(of stack: OpaquePointer?) -> [OpaquePointer] {
+        (0..<cshims_sk_X509_num(stack)).compactMap { cshims_sk_X509_value(stack, $0) }
+    }
+}

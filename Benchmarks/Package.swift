@@ -4,6 +4,8 @@ import PackageDescription
 
 // Scripts/bench sets this when the tree has `Configuration.validationProfile`, for the strict-vs-compatible row.
 let validationProfiles = Context.environment["BENCH_VALIDATION_PROFILES"] == "1"
+// ... and this when it has `Configuration.revocation`, for the revocation-on row.
+let revocation = Context.environment["BENCH_REVOCATION"] == "1"
 
 let package = Package(
     name: "Benchmarks",
@@ -32,7 +34,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            swiftSettings: validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : []
+            swiftSettings: (validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : [])
+                + (revocation ? [.define("BENCH_REVOCATION")] : [])
         ),
     ]
 )

@@ -3,6 +3,7 @@
 //
 //   bench run --client NAME --url URL --cafile PEM [--count N] [--warmup N] [--inflight N] [--seconds S]
 //             [--close] [--http2] [--pin PEM] [--profile strict|compatible] [--client-cert PEM --client-key KEY]
+//             [--crl PEM] [--stapling checked-when-stapled|required]
 //
 // Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
 // stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation), nio (the
@@ -146,6 +147,13 @@ func makeStack(_ plan: Plan, _ options: RunCommand) throws -> Network.URLSession
     case nil: break
     case .strict: configuration.validationProfile = .strict
     case .compatible: configuration.validationProfile = .compatible
+    }
+    #endif
+    #if BENCH_REVOCATION
+    if options.crl != nil || options.stapling != nil {
+        configuration.revocation = RevocationPolicy(
+            revocationLists: try options.crl.map { try CertificateRevocationList.lists(file: $0) } ?? [],
+            stapling: options.stapling.flatMap { RevocationPolicy.Stapling(rawValue: $0.rawValue) } ?? .off)
     }
     #endif
     var handler = try pinningHandler(plan, options)
@@ -357,6 +365,10 @@ struct RunCommand: ParsableCommand {
         case strict, compatible
     }
 
+    enum Stapling: String, CaseIterable, ExpressibleByArgument {
+        case checkedWhenStapled = "checked-when-stapled", required
+    }
+
     @Option(help: "The client: libcurl in C, the reference stack's callback or async API, AsyncHTTPClient, URLSession, or the NIO stack.")
     var client: Client
 
@@ -390,6 +402,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The reference stack's validation profile (a tree that has Configuration.validationProfile).")
     var profile: Profile?
 
+    @Option(help: ArgumentHelp("A revocation list the reference stack checks (a tree that has Configuration.revocation).", valueName: "pem"))
+    var crl: String?
+
+    @Option(help: "What the reference stack does with a stapled OCSP response (a tree that has Configuration.revocation).")
+    var stapling: Stapling?
+
     @Option(help: ArgumentHelp("A client certificate chain to present (PEM); needs --client-key.", valueName: "pem"))
     var clientCert: String?
 
@@ -404,6 +422,9 @@ struct RunCommand: ParsableCommand {
         guard (clientCert == nil) == (clientKey == nil) else { throw ValidationError("--client-cert and --client-key go together") }
         #if !BENCH_VALIDATION_PROFILES
         if profile != nil { throw ValidationError("--profile: this tree has no Configuration.validationProfile") }
+        #endif
+        #if !BENCH_REVOCATION
+        if crl != nil || stapling != nil { throw ValidationError("--crl, --stapling: this tree has no Configuration.revocation") }
         #endif
     }
 

@@ -115,4 +115,34 @@ struct ReadmeExamplesTests {
         #expect(response.value == Data("hello, client".utf8))
         #expect(server.journal[0].clientCertificate?.presentedSubjects.first == "CN=Fixture client-valid Client")
     }
+
+    @Test("revocation: a stapled response that says revoked refuses the server before any request")
+    func readmeRevocation() async throws {
+        let certificates = Fixtures.certificates.path
+
+        // README: revocation
+        let server = try MockServer(
+            tls: MockServer.TLS(
+                identity: .init(
+                    chainFile: "\(certificates)/revocation/served.pem", keyFile: "\(certificates)/revocation/leaf.key",
+                    stapledOCSPResponseFile: "\(certificates)/revocation/ocsp-revoked.der")))
+        server.enqueue(MockResponse(status: 200, body: Data("never sent".utf8)))
+
+        var configuration = Network.URLSessionNetworkStack.Configuration()
+        configuration.trustRoots = try .only(pemFiles: ["\(certificates)/roots/root-a.pem"])
+        configuration.revocation = RevocationPolicy(
+            revocationLists: try CertificateRevocationList.lists(file: "\(certificates)/revocation/crl-good.pem"),
+            stapling: .checkedWhenStapled)
+        let network = Network.URLSessionNetworkStack(configuration: configuration, retryQueue: DispatchQueue(label: "network.retry"))
+
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: server.url("/")))) })
+        do {
+            _ = try await network.fetch(resource: resource)
+            Issue.record("a revoked server was trusted")
+        } catch .url(let error) {
+            #expect(error.code == .serverCertificateUntrusted)
+            #expect(error.transportFailure?.chainValidationFailure?.kind == .revoked)
+        }
+        #expect(server.journal[0].requestCount == 0)
+    }
 }

@@ -30,7 +30,9 @@ package struct StackSetup: Sendable {
         package var listCoverage: RevocationPolicy.ListCoverage
         package var stapling: RevocationPolicy.Stapling
 
-        package init(listFiles: [String] = [], listCoverage: RevocationPolicy.ListCoverage = .whereHeld, stapling: RevocationPolicy.Stapling = .off) {
+        package init(
+            listFiles: [String] = [], listCoverage: RevocationPolicy.ListCoverage = .whereHeld, stapling: RevocationPolicy.Stapling = .off
+        ) {
             self.listFiles = listFiles
             self.listCoverage = listCoverage
             self.stapling = stapling

@@ -15,7 +15,8 @@ struct RevocationListLoadingTests {
 
     @Test("a PEM file with two lists gives both, in order, and each one's DER parses again")
     func pemListsLoad() throws {
-        let text = try String(contentsOfFile: Self.path("crl-good.pem"), encoding: .utf8)
+        let text =
+            try String(contentsOfFile: Self.path("crl-good.pem"), encoding: .utf8)
             + (try String(contentsOfFile: Self.path("root-crl.pem"), encoding: .utf8))
         let lists = try CertificateRevocationList.lists(pem: text)
         #expect(lists.count == 2)

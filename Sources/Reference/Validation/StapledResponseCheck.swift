@@ -33,7 +33,8 @@ struct StapledResponseCheck: Sendable {
             if stapling == .required { return failure(.revocationUnavailable, "the server stapled no OCSP response") }
             if Self.demandsStaple(leaf) {
                 return failure(
-                    .revocationUnavailable, "the server's certificate demands a stapled OCSP response (TLS feature status_request) and none was stapled")
+                    .revocationUnavailable,
+                    "the server's certificate demands a stapled OCSP response (TLS feature status_request) and none was stapled")
             }
             return nil
         }
@@ -45,7 +46,9 @@ struct StapledResponseCheck: Sendable {
         defer { OCSP_RESPONSE_free(parsed) }
         let status = OCSP_response_status(parsed)
         guard status == OCSP_RESPONSE_STATUS_SUCCESSFUL else {
-            return failure(.invalidRevocationData, "the stapled OCSP response is not successful (\(String(cString: OCSP_response_status_str(Int(status)))))")
+            return failure(
+                .invalidRevocationData,
+                "the stapled OCSP response is not successful (\(String(cString: OCSP_response_status_str(Int(status)))))")
         }
         guard let basic = OCSP_response_get1_basic(parsed) else {
             return failure(.invalidRevocationData, "the stapled OCSP response is not a basic response")
@@ -76,7 +79,8 @@ struct StapledResponseCheck: Sendable {
             guard delegated else {
                 return failure(
                     .invalidRevocationData,
-                    "the stapled OCSP response is signed by \(Self.subject(of: signer)), neither the certificate's issuer nor a responder it certified")
+                    "the stapled OCSP response is signed by \(Self.subject(of: signer)), neither the certificate's issuer nor a responder it certified"
+                )
             }
         }
         // The signer is already judged: OpenSSL only checks the signature (OCSP_TRUSTOTHER skips its chain check).
@@ -109,7 +113,8 @@ struct StapledResponseCheck: Sendable {
         }
         if let nextUpdate {
             if ASN1_TIME_cmp_time_t(nextUpdate, time_t(now.timeIntervalSince1970)) < 0 {
-                return failure(.invalidRevocationData, "the stapled OCSP response is stale (its nextUpdate is before the verification time)")
+                return failure(
+                    .invalidRevocationData, "the stapled OCSP response is stale (its nextUpdate is before the verification time)")
             }
         } else if ASN1_TIME_cmp_time_t(thisUpdate, time_t(now.timeIntervalSince1970 - Self.maximumAgeWithoutNextUpdate)) < 0 {
             return failure(.invalidRevocationData, "the stapled OCSP response has no nextUpdate and is more than 7 days old")

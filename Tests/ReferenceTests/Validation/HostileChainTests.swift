@@ -29,10 +29,12 @@ struct HostileChainTests {
         let served = try Self.served("valid-ec256")
         var thousand = [served[0]]
         while thousand.count < 1000 { thousand += try Self.strangers() }
-        let failure = try #require(try Self.verifier().verify(thousand.prefix(1000) + [served[1]], host: "localhost", at: Self.time).failure)
+        let failure = try #require(
+            try Self.verifier().verify(thousand.prefix(1000) + [served[1]], host: "localhost", at: Self.time).failure)
         #expect(failure.reason.contains("more than a handshake carries"))
         let copies = [served[0]] + Array(repeating: served[1], count: 1000)
-        #expect(try Self.verifier().verify(copies, host: "localhost", at: Self.time).failure?.reason.contains("more than a handshake") == true)
+        #expect(
+            try Self.verifier().verify(copies, host: "localhost", at: Self.time).failure?.reason.contains("more than a handshake") == true)
     }
 
     @Test("a hundred unrelated certificates served with a good chain leave the verified path as it is")
@@ -91,7 +93,10 @@ private final class IssuerCycle {
     private func issue(_ subject: String, key: String, by issuer: String, out: String, ca: Bool) throws {
         try OpenSSLCommand.run(["req", "-new", "-key", path("\(key).key"), "-subj", subject, "-out", path("\(key).csr")])
         let extensions = path("\(key).ext")
-        let text = ca ? "basicConstraints=critical,CA:TRUE\n" : "basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n"
+        let text =
+            ca
+            ? "basicConstraints=critical,CA:TRUE\n"
+            : "basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n"
         try text.write(toFile: extensions, atomically: true, encoding: .utf8)
         try OpenSSLCommand.run([
             "x509", "-req", "-in", path("\(key).csr"), "-CA", path("\(issuer)-self.pem"), "-CAkey", path("\(issuer).key"),
@@ -114,7 +119,9 @@ private final class IssuerCycle {
 
             """
         try extensions.write(toFile: scratch.path("huge.ext"), atomically: true, encoding: .utf8)
-        try OpenSSLCommand.run(["req", "-new", "-key", scratch.path("leaf.key"), "-subj", "/CN=host0.example.test", "-out", scratch.path("huge.csr")])
+        try OpenSSLCommand.run([
+            "req", "-new", "-key", scratch.path("leaf.key"), "-subj", "/CN=host0.example.test", "-out", scratch.path("huge.csr"),
+        ])
         try OpenSSLCommand.run([
             "x509", "-req", "-in", scratch.path("huge.csr"), "-CA", Fixtures.path("valid-ec256/intermediate-1.pem"),
             "-CAkey", Fixtures.path("valid-ec256/intermediate-1.key"), "-set_serial", "4242", "-days", "36500",

@@ -21,12 +21,15 @@ struct PathBuildingTests {
     @Test("an intermediate whose first served copy leads to an untrusted root is verified through its second copy")
     func deadEndIsLeftForTheOtherIssuer() throws {
         let chain = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-dead-end/served.pem"))).get()
-        #expect(chain.map(\.der) == (try ["leaf.pem", "intermediate-1.pem", "root.pem"].map { try Self.certificate("cross-signed-dead-end/\($0)").der }))
+        #expect(
+            chain.map(\.der)
+                == (try ["leaf.pem", "intermediate-1.pem", "root.pem"].map { try Self.certificate("cross-signed-dead-end/\($0)").der }))
     }
 
     @Test("an intermediate whose first served copy forbids the leaf's name is verified through the unconstrained copy")
     func forbiddenPathIsLeftForTheOtherIssuer() throws {
-        let chain = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-constrained-first/served.pem"))).get()
+        let chain = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-constrained-first/served.pem")))
+            .get()
         #expect(chain[1].der == (try Self.certificate("cross-signed-constrained-first/intermediate-1.pem")).der)
         #expect(chain[1].der != (try Self.certificate("cross-signed-constrained-first/intermediate-nc.pem")).der)
     }

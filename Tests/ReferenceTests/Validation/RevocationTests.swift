@@ -74,7 +74,9 @@ struct RevocationTests {
         #expect(early.reason.contains("not yet valid"))
     }
 
-    @Test("a staple that says revoked, or does not know the leaf, or comes from an unrelated signer, is refused; a delegated responder's is not")
+    @Test(
+        "a staple that says revoked, or does not know the leaf, or comes from an unrelated signer, is refused; a delegated responder's is not"
+    )
     func stapleStatusAndSigner() throws {
         let policy = RevocationPolicy(stapling: .checkedWhenStapled)
         let now = try Self.updates(of: "ocsp-good.der").this.addingTimeInterval(60)
@@ -90,10 +92,13 @@ struct RevocationTests {
     @Test("bytes that are not an OCSP response are refused as invalid data, never a crash")
     func garbageStapleIsRefused() throws {
         let verifier = try ChainVerifier(
-            trustRoots: try .only(pemFiles: [Fixtures.path("roots/root-a.pem")]), revocation: RevocationPolicy(stapling: .checkedWhenStapled))
+            trustRoots: try .only(pemFiles: [Fixtures.path("roots/root-a.pem")]),
+            revocation: RevocationPolicy(stapling: .checkedWhenStapled))
         let served = try ServerCertificate.certificates(pemFile: Fixtures.path("revocation/served.pem"))
         for garbage: [UInt8] in [[0x30], [0x30, 0x82, 0xFF, 0xFF], Array(repeating: 0x41, count: 4096), [0x30, 0x03, 0x0A, 0x01, 0x00]] {
-            #expect(verifier.verify(served, host: "localhost", at: Self.time, stapledOCSPResponse: garbage).failure?.kind == .invalidRevocationData)
+            #expect(
+                verifier.verify(served, host: "localhost", at: Self.time, stapledOCSPResponse: garbage).failure?.kind
+                    == .invalidRevocationData)
         }
     }
 
@@ -101,7 +106,8 @@ struct RevocationTests {
     func missingStaple() throws {
         #expect(try Self.verify(RevocationPolicy(stapling: .checkedWhenStapled)).success != nil)
         #expect(try Self.verify(RevocationPolicy(stapling: .required)).failure?.kind == .revocationUnavailable)
-        let mustStaple = try #require(try Self.verify(RevocationPolicy(stapling: .checkedWhenStapled), scenario: "revocation-must-staple").failure)
+        let mustStaple = try #require(
+            try Self.verify(RevocationPolicy(stapling: .checkedWhenStapled), scenario: "revocation-must-staple").failure)
         #expect(mustStaple.kind == .revocationUnavailable)
         #expect(mustStaple.reason.contains("status_request"))
         #expect(try Self.verify(.off, scenario: "revocation-must-staple").success != nil)

@@ -25,7 +25,9 @@ struct ConstraintExtensionsRule: ChainRule {
         case nil: return nil
         case .failure?: return "nameConstraints cannot be decoded"
         case .success(let subtrees)?:
-            if subtrees.permitted.isEmpty, subtrees.excluded.isEmpty { return "nameConstraints has neither permitted nor excluded subtrees" }
+            if subtrees.permitted.isEmpty, subtrees.excluded.isEmpty {
+                return "nameConstraints has neither permitted nor excluded subtrees"
+            }
             return subtrees.isWellFormed ? nil : "nameConstraints has a malformed subtree"
         }
     }

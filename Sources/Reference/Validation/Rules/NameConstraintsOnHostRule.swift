@@ -9,7 +9,8 @@ struct NameConstraintsOnHostRule: ChainRule {
             case nil:
                 continue
             case .failure?:
-                return .refusal(.invalidConstraints, by: .nameConstraintsOnHost, depth: certificate.depth, "nameConstraints cannot be decoded")
+                return .refusal(
+                    .invalidConstraints, by: .nameConstraintsOnHost, depth: certificate.depth, "nameConstraints cannot be decoded")
             case .success(let subtrees)?:
                 guard subtrees.permits(host: chain.host) else {
                     return .refusal(

@@ -13,7 +13,8 @@ struct SubjectNamesRule: ChainRule {
         let criticality = leaf.criticality(of: NID_subject_alt_name)
         guard !criticality.isEmpty else { return nil }
         if criticality.contains(true), !leaf.hasEmptySubject {
-            return .refusal(.invalidExtension, by: .subjectNames, depth: 0, "the subjectAltName is critical though the subject is not empty")
+            return .refusal(
+                .invalidExtension, by: .subjectNames, depth: 0, "the subjectAltName is critical though the subject is not empty")
         }
         let dnsNames = Set(leaf.subjectAltDNSNames.compactMap { $0 })
         let addresses = leaf.subjectAltIPAddresses

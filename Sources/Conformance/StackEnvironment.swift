@@ -32,7 +32,7 @@ public struct StackEnvironment: Sendable {
     /// fail with `URLError.timedOut`. `nil`: the stack's own default. Set only by cases that need
     /// ``SubjectFeature/resourceTimeout``.
     public let resourceTimeout: TimeInterval?
-    /// The revocation checks to make (``RevocationPolicy/off`` unless the case needs ``SubjectFeature/revocation``).
+    /// The revocation checks to make (`RevocationPolicy.off` unless the case needs ``SubjectFeature/revocation``).
     public let revocation: RevocationPolicy
 
     /// Creates an environment (the runner does this for each case).

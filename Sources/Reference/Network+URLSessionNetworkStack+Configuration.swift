@@ -60,7 +60,7 @@ extension Network.URLSessionNetworkStack {
         public var maximumChainDepth: Int?
 
         /// Whether the stack checks that a server's certificates are not revoked: against revocation lists it
-        /// holds, and the OCSP response a server staples. ``RevocationPolicy/off`` by default; nothing is ever
+        /// holds, and the OCSP response a server staples. `RevocationPolicy.off` by default; nothing is ever
         /// fetched. A revocation failure refuses the server whatever the handler says.
         public var revocation: RevocationPolicy = .off
 

@@ -34,9 +34,15 @@ package enum HostName {
     }
 
     /// Whether a name is an IPv4 or IPv6 literal (without brackets).
-    package static func isIPAddress(_ name: String) -> Bool {
-        var buffer = in6_addr()
-        return inet_pton(AF_INET, name, &buffer) == 1 || inet_pton(AF_INET6, name, &buffer) == 1
+    package static func isIPAddress(_ name: String) -> Bool { addressBytes(name) != nil }
+
+    /// The octets of an IPv4 or IPv6 literal (without brackets), or `nil` for any other name.
+    package static func addressBytes(_ name: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, name, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
     }
 
     /// Why a configured domain name is unusable, or `nil` if it is fine. `includeSubdomains` matters because

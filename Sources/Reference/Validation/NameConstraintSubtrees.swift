@@ -55,7 +55,7 @@ struct NameConstraintSubtrees {
     /// Whether a requested host (normalized: lowercase, no trailing dot, IPv6 without brackets) is within
     /// these subtrees: in a permitted subtree of its form if there is any, and in no excluded one.
     func permits(host: String) -> Bool {
-        let address = Self.addressBytes(host)
+        let address = HostName.addressBytes(host)
         func matches(_ base: Base) -> Bool? {
             switch (base, address) {
             case (.dns(let name), nil): return Self.dnsMatches(host, name.lowercased())
@@ -76,14 +76,6 @@ struct NameConstraintSubtrees {
         if base.isEmpty { return true }
         if base.hasPrefix(".") { return host.hasSuffix(base) && host.count > base.count }
         return host == base || host.hasSuffix("." + base)
-    }
-
-    private static func addressBytes(_ host: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
     }
 
     private static func isContiguous(_ mask: [UInt8]) -> Bool {

@@ -1,6 +1,6 @@
 internal import COpenSSL
-import Foundation
 import NetworkCore
+import Pinning
 
 /// CA/B Forum Baseline Requirements 7.1.4.3: a server certificate's commonName, if any, is one of its subjectAltName
 /// entries, in the same form (a DNS name as written there, an IP address as its text); 7.1.2.7.12 and RFC 5280
@@ -22,7 +22,7 @@ struct SubjectNamesRule: ChainRule {
             guard let commonName else {
                 return .refusal(.commonNameNotInSubjectAltName, by: .subjectNames, depth: 0, "the subject commonName is not text")
             }
-            let listed = Self.addressBytes(commonName).map(addresses.contains) ?? dnsNames.contains(commonName)
+            let listed = HostName.addressBytes(commonName).map(addresses.contains) ?? dnsNames.contains(commonName)
             if !listed {
                 return .refusal(
                     .commonNameNotInSubjectAltName, by: .subjectNames, depth: 0,
@@ -32,12 +32,4 @@ struct SubjectNamesRule: ChainRule {
         return nil
     }
 
-    /// The octets of an IPv4 or IPv6 address in text, or `nil` for anything else.
-    private static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
 }

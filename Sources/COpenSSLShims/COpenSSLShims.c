@@ -32,6 +32,8 @@ X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index
 STACK_OF(X509_CRL) *cshims_sk_X509_CRL_new_null(void) { return sk_X509_CRL_new_null(); }
 int cshims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl) { return sk_X509_CRL_push(stack, crl); }
 void cshims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack) { sk_X509_CRL_pop_free(stack, X509_CRL_free); }
+int cshims_sk_X509_CRL_num(const STACK_OF(X509_CRL) *stack) { return sk_X509_CRL_num(stack); }
+X509_CRL *cshims_sk_X509_CRL_value(const STACK_OF(X509_CRL) *stack, int index) { return sk_X509_CRL_value(stack, index); }
 long cshims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type) { return SSL_CTX_set_tlsext_status_type(ctx, type); }
 long cshims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*callback)(SSL *, void *)) {
     return SSL_CTX_set_tlsext_status_cb(ctx, callback);
@@ -48,12 +50,20 @@ void *cshims_OPENSSL_memdup(const void *data, size_t length) { return OPENSSL_me
 int cshims_X509_EXTENSION_decodes(X509_EXTENSION *extension) {
     const X509V3_EXT_METHOD *method = X509V3_EXT_get(extension);
     if (method == NULL) return -1;
-    void *value = X509V3_EXT_d2i(extension);
-    if (value == NULL) return 0;
+    const ASN1_OCTET_STRING *data = X509_EXTENSION_get_data(extension);
+    const unsigned char *cursor = ASN1_STRING_get0_data(data);
+    const unsigned char *end = cursor + ASN1_STRING_length(data);
+    // As X509V3_EXT_d2i decodes, but with the cursor kept: bytes after the value are malformed too.
+    void *value = method->it != NULL ? (void *)ASN1_item_d2i(NULL, &cursor, end - cursor, ASN1_ITEM_ptr(method->it))
+                                     : method->d2i(NULL, &cursor, end - cursor);
+    if (value == NULL) {
+        ERR_clear_error();
+        return 0;
+    }
     int nid = OBJ_obj2nid(X509_EXTENSION_get_object(extension));
-    int ok = 1;
+    int ok = cursor == end;
     if (nid == NID_info_access || nid == NID_crl_distribution_points || nid == NID_certificate_policies) {
-        ok = OPENSSL_sk_num((const OPENSSL_STACK *)value) > 0;
+        ok = ok && OPENSSL_sk_num((const OPENSSL_STACK *)value) > 0;
     }
     if (method->it != NULL) {
         ASN1_item_free(value, ASN1_ITEM_ptr(method->it));

@@ -48,6 +48,8 @@ X509_NAME *cshims_sk_X509_NAME_value(const STACK_OF(X509_NAME) *stack, int index
 STACK_OF(X509_CRL) *cshims_sk_X509_CRL_new_null(void);
 int cshims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
 void cshims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
+int cshims_sk_X509_CRL_num(const STACK_OF(X509_CRL) *stack);
+X509_CRL *cshims_sk_X509_CRL_value(const STACK_OF(X509_CRL) *stack, int index);
 long cshims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type);
 long cshims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*callback)(SSL *, void *));
 long cshims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg);

@@ -8,13 +8,15 @@ internal import COpenSSLShims
 /// OpenSSL follows one issuer per certificate (the trust store's first, then the first served one that is current)
 /// and does not backtrack: a served intermediate whose own issuer is not trusted, or one that a name constraint
 /// forbids, ends the search although another served certificate for the same issuer name and key would lead to a
-/// trusted root. Work is bounded, so that a server cannot make a handshake expensive: at most
-/// ``maximumPaths`` paths are verified, none deeper than ``maximumDepth``, and each certificate's
-/// candidate issuers are capped at ``maximumIssuers``.
+/// trusted root. Work is bounded, so that a server cannot make a handshake expensive: at most ``maximumPaths`` paths
+/// are verified in full, none deeper than ``maximumDepth``; the search looks for issuers at most ``maximumSteps``
+/// times, and checks the signatures of at most ``maximumIssuers`` candidates each time (a candidate is a served or
+/// trusted certificate whose names and key identifiers say it issued the certificate: anyone can make those).
 struct AlternativePaths {
     static let maximumPaths = 8
     static let maximumDepth = 8
     static let maximumIssuers = 8
+    static let maximumSteps = 64
 
     /// The verification context OpenSSL's own path failed in: its store, leaf, served certificates and parameters.
     let failed: OpaquePointer
@@ -26,11 +28,21 @@ struct AlternativePaths {
         guard let leaf = X509_STORE_CTX_get0_cert(failed) else { return false }
         var owned: [OpaquePointer] = []  // certificates from the trust store, referenced until the search ends
         defer { owned.forEach { X509_free($0) } }
-        let served = certificates(of: X509_STORE_CTX_get0_untrusted(failed))
+        // The served certificates once each: a certificate served many times is one candidate.
+        var served: [OpaquePointer] = []
+        for certificate in certificates(of: X509_STORE_CTX_get0_untrusted(failed))
+        where !served.contains(where: { X509_cmp($0, certificate) == 0 }) {
+            served.append(certificate)
+        }
         let tried = certificates(of: X509_STORE_CTX_get0_chain(failed))
-        var budget = Self.maximumPaths
+        var paths = Self.maximumPaths
+        var steps = Self.maximumSteps
+        var attempted: [[OpaquePointer]] = []
+        var signatures: [Pair: Bool] = [:]
 
-        func issuers(of certificate: OpaquePointer) -> [(certificate: OpaquePointer, trusted: Bool)] {
+        /// The certificates that issued `certificate` (names, key identifiers, keyUsage, then the signature itself),
+        /// none of them already on the path: the trust store's first, at most `maximumIssuers`.
+        func issuers(of certificate: OpaquePointer, excluding path: [OpaquePointer]) -> [(certificate: OpaquePointer, trusted: Bool)] {
             var found: [(OpaquePointer, Bool)] = []
             if let stack = X509_STORE_CTX_get1_certs(failed, X509_get_issuer_name(certificate)) {
                 for candidate in certificates(of: stack) {
@@ -42,26 +54,46 @@ struct AlternativePaths {
             }
             ERR_clear_error()  // a name with no certificate in the store leaves an error behind
             for candidate in served where candidate != certificate { found.append((candidate, false)) }
-            return Array(found.filter { X509_check_issued($0.0, certificate) == X509_V_OK }.prefix(Self.maximumIssuers))
+            let named = found.filter { candidate, _ in
+                candidate != leaf && !path.contains(candidate) && X509_check_issued(candidate, certificate) == X509_V_OK
+            }
+            return named.prefix(Self.maximumIssuers).filter { candidate, _ in
+                let pair = Pair(issuer: candidate, subject: certificate)
+                if let known = signatures[pair] { return known }
+                let signed = X509_verify(certificate, X509_get0_pubkey(candidate)) == 1
+                ERR_clear_error()
+                signatures[pair] = signed
+                return signed
+            }
         }
 
         // Depth-first over issuers; `path` holds the certificates above the leaf.
         func extend(_ path: [OpaquePointer], from certificate: OpaquePointer) -> Bool {
-            guard budget > 0, path.count < Self.maximumDepth else { return false }
-            for (issuer, trusted) in issuers(of: certificate) where !path.contains(issuer) && issuer != leaf {
+            guard paths > 0, steps > 0, path.count < Self.maximumDepth else { return false }
+            steps -= 1
+            for (issuer, trusted) in issuers(of: certificate, excluding: path) {
                 if trusted {
-                    // `tried` is the leaf and what OpenSSL put above it: the same path would fail the same way.
-                    if [leaf] + path + [issuer] == tried { continue }
-                    budget -= 1
+                    // `tried` is the leaf and what OpenSSL put above it: the same path would fail the same way. OpenSSL
+                    // chooses the anchor itself, so one attempt per set of intermediates is enough.
+                    if [leaf] + path + [issuer] == tried || attempted.contains(path) { continue }
+                    attempted.append(path)
+                    paths -= 1
                     if attempt(intermediates: path, verify: verify) { return true }
-                    guard budget > 0 else { return false }
+                    guard paths > 0 else { return false }
                 } else if extend(path + [issuer], from: issuer) {
                     return true
                 }
+                guard steps > 0 else { return false }
             }
             return false
         }
         return extend([], from: leaf)
+    }
+
+    /// An issuer and a certificate it may have signed, by identity.
+    private struct Pair: Hashable {
+        let issuer: OpaquePointer
+        let subject: OpaquePointer
     }
 
     /// Verifies the leaf with only these intermediates served, on a context set up as the failed one was.

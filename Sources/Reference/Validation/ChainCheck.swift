@@ -36,8 +36,9 @@ struct ChainCheck: Sendable {
                 failure: ChainValidationFailure(
                     kind: .other, code: Int(X509_V_ERR_UNSPECIFIED), reason: "no verification parameters", depth: 0))
         }
+        // A certificate revoked on one path is revoked on every path: only other failures send the search elsewhere.
         if let failure = verify(store, host: host),
-            !AlternativePaths(failed: store).search(verify: { verify($0, host: host) == nil })
+            failure.kind.concernsRevocation || !AlternativePaths(failed: store).search(verify: { verify($0, host: host) == nil })
         {
             return Outcome(chainVerified: false, failure: failure)
         }
@@ -59,7 +60,7 @@ struct ChainCheck: Sendable {
         if let verificationTime {
             X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(verificationTime.timeIntervalSince1970))
         }
-        profileCheck.prepare(context).union(revocationLists.prepare(context)).install(on: context)
+        profileCheck.prepare(context).union(revocationLists.prepare(context)).install(on: context, lists: revocationLists)
         guard X509_verify_cert(context) == 1 else { return ChainValidationFailure(openSSLStore: context) }
         return profileCheck.check(store: context, host: host)
     }

@@ -16,16 +16,24 @@ struct ChainVerifyLeniency: OptionSet {
 
     /// The verification context's ex-data slot that holds the leniency, as the pointer's bit pattern.
     private static let slot: Int32 = CRYPTO_get_ex_new_index(CRYPTO_EX_INDEX_X509_STORE_CTX, 0, nil, nil, nil, nil)
+    /// The slot that holds the held revocation lists, unretained: the caller keeps them for the verification.
+    private static let listsSlot: Int32 = CRYPTO_get_ex_new_index(CRYPTO_EX_INDEX_X509_STORE_CTX, 0, nil, nil, nil, nil)
 
     /// Sets the callback and this leniency on a verification context; nothing when there is nothing to overlook.
-    func install(on store: OpaquePointer) {
+    /// `lists` must outlive the verification.
+    func install(on store: OpaquePointer, lists: HeldRevocationLists) {
         guard !isEmpty else { return }
         X509_STORE_CTX_set_ex_data(store, Self.slot, UnsafeMutableRawPointer(bitPattern: rawValue))
+        X509_STORE_CTX_set_ex_data(store, Self.listsSlot, Unmanaged.passUnretained(lists).toOpaque())
         X509_STORE_CTX_set_verify_cb(store, chainVerifyCallback)
     }
 
     fileprivate static func of(_ store: OpaquePointer) -> ChainVerifyLeniency {
         ChainVerifyLeniency(rawValue: Int(bitPattern: X509_STORE_CTX_get_ex_data(store, slot)))
+    }
+
+    fileprivate static func lists(of store: OpaquePointer) -> HeldRevocationLists? {
+        X509_STORE_CTX_get_ex_data(store, listsSlot).map { Unmanaged<HeldRevocationLists>.fromOpaque($0).takeUnretainedValue() }
     }
 }
 
@@ -39,7 +47,11 @@ private let chainVerifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32
     case X509_V_ERR_CERT_HAS_EXPIRED:
         accepted = leniency.contains(.inclusiveNotAfter) && expiresExactlyNow(store)
     case X509_V_ERR_UNABLE_TO_GET_CRL:
-        accepted = leniency.contains(X509_STORE_CTX_get_error_depth(store) == 0 ? .leafWithoutList : .issuerWithoutList)
+        // OpenSSL also says this of a held list it could not use for the certificate: that is no absence.
+        let issuer = X509_STORE_CTX_get_current_cert(store).flatMap { X509_get_issuer_name($0) }
+        accepted =
+            leniency.contains(X509_STORE_CTX_get_error_depth(store) == 0 ? .leafWithoutList : .issuerWithoutList)
+            && ChainVerifyLeniency.lists(of: store)?.holdsList(issuedBy: issuer) == false
     default:
         accepted = false
     }

@@ -34,6 +34,16 @@ final class HeldRevocationLists: @unchecked Sendable {
         if let lists { cshims_sk_X509_CRL_pop_free(lists) }
     }
 
+    /// Whether a list issued under this name is held: a certificate whose issuer has one is never let through for
+    /// want of a list, even when OpenSSL found the list unusable for it (another scope, a key identifier of another
+    /// copy of the issuer).
+    func holdsList(issuedBy name: OpaquePointer?) -> Bool {
+        guard let lists, let name else { return false }
+        return (0..<cshims_sk_X509_CRL_num(lists)).contains { index in
+            X509_NAME_cmp(X509_CRL_get_issuer(cshims_sk_X509_CRL_value(lists, index)), name) == 0
+        }
+    }
+
     /// Asks a verification context to check revocation lists as the policy says, and returns what it may overlook.
     func prepare(_ store: OpaquePointer) -> ChainVerifyLeniency {
         let coverage = policy.listCoverage

@@ -74,8 +74,8 @@ struct StapledResponseCheck: Sendable {
                 X509_check_issued(issuer, signer) == X509_V_OK && X509_verify(signer, X509_get0_pubkey(issuer)) == 1
                 && X509_get_extension_flags(signer) & UInt32(EXFLAG_XKUSAGE) != 0
                 && X509_get_extended_key_usage(signer) & UInt32(XKU_OCSP_SIGN) != 0
-                && ASN1_TIME_cmp_time_t(X509_get0_notBefore(signer), time) <= 0
-                && ASN1_TIME_cmp_time_t(X509_get0_notAfter(signer), time) >= 0
+                && [-1, 0].contains(ASN1_TIME_cmp_time_t(X509_get0_notBefore(signer), time))
+                && [0, 1].contains(ASN1_TIME_cmp_time_t(X509_get0_notAfter(signer), time))
             guard delegated else {
                 return failure(
                     .invalidRevocationData,
@@ -84,13 +84,10 @@ struct StapledResponseCheck: Sendable {
             }
         }
         // The signer is already judged: OpenSSL only checks the signature (OCSP_TRUSTOTHER skips its chain check).
-        guard let signers = cshims_sk_X509_new_null(), let empty = X509_STORE_new() else {
-            return failure(.invalidRevocationData, "out of memory")
-        }
-        defer {
-            OPENSSL_sk_free(signers)
-            X509_STORE_free(empty)
-        }
+        guard let signers = cshims_sk_X509_new_null() else { return failure(.invalidRevocationData, "out of memory") }
+        defer { OPENSSL_sk_free(signers) }
+        guard let empty = X509_STORE_new() else { return failure(.invalidRevocationData, "out of memory") }
+        defer { X509_STORE_free(empty) }
         _ = cshims_sk_X509_push(signers, signer)
         let verified = OCSP_basic_verify(basic, signers, empty, UInt(OCSP_NOINTERN | OCSP_TRUSTOTHER)) == 1
         ERR_clear_error()
@@ -108,15 +105,17 @@ struct StapledResponseCheck: Sendable {
         var nextUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
         let status = OCSP_single_get0_status(single, &reason, &revoked, &thisUpdate, &nextUpdate)
         let now = verificationTime ?? Date()
-        guard let thisUpdate, ASN1_TIME_cmp_time_t(thisUpdate, time_t(now.timeIntervalSince1970 + Self.clockSkew)) <= 0 else {
+        // ASN1_TIME_cmp_time_t says -1, 0 or 1, and -2 for a time it cannot read: only the expected answers pass.
+        guard let thisUpdate, [-1, 0].contains(ASN1_TIME_cmp_time_t(thisUpdate, time_t(now.timeIntervalSince1970 + Self.clockSkew)))
+        else {
             return failure(.invalidRevocationData, "the stapled OCSP response is not yet valid (thisUpdate is after the verification time)")
         }
         if let nextUpdate {
-            if ASN1_TIME_cmp_time_t(nextUpdate, time_t(now.timeIntervalSince1970)) < 0 {
+            guard [0, 1].contains(ASN1_TIME_cmp_time_t(nextUpdate, time_t(now.timeIntervalSince1970))) else {
                 return failure(
                     .invalidRevocationData, "the stapled OCSP response is stale (its nextUpdate is before the verification time)")
             }
-        } else if ASN1_TIME_cmp_time_t(thisUpdate, time_t(now.timeIntervalSince1970 - Self.maximumAgeWithoutNextUpdate)) < 0 {
+        } else if ASN1_TIME_cmp_time_t(thisUpdate, time_t(now.timeIntervalSince1970 - Self.maximumAgeWithoutNextUpdate)) != 1 {
             return failure(.invalidRevocationData, "the stapled OCSP response has no nextUpdate and is more than 7 days old")
         }
         switch status {
@@ -126,8 +125,10 @@ struct StapledResponseCheck: Sendable {
         }
     }
 
-    /// The single response about a certificate, matched with whatever hash the responder used for its ID.
+    /// The single response about a certificate, matched with whatever hash the responder used for its ID; of
+    /// several, one that says revoked.
     private static func response(for leaf: OpaquePointer, issuer: OpaquePointer, in basic: OpaquePointer) -> OpaquePointer? {
+        var found: OpaquePointer?
         for index in 0..<OCSP_resp_count(basic) {
             guard let single = OCSP_resp_get0(basic, index), let id = OCSP_SINGLERESP_get0_id(single) else { continue }
             var algorithm: OpaquePointer?
@@ -136,9 +137,11 @@ struct StapledResponseCheck: Sendable {
                 let mine = OCSP_cert_to_id(digest, leaf, issuer)
             else { continue }
             defer { OCSP_CERTID_free(mine) }
-            if OCSP_id_cmp(mine, id) == 0 { return single }
+            guard OCSP_id_cmp(mine, id) == 0 else { continue }
+            if OCSP_single_get0_status(single, nil, nil, nil, nil) == V_OCSP_CERTSTATUS_REVOKED { return single }
+            found = found ?? single
         }
-        return nil
+        return found
     }
 
     /// Whether a certificate carries the TLS feature extension with status_request (RFC 7633, "must-staple").

@@ -119,4 +119,16 @@ struct RevocationTests {
         #expect(RevocationPolicy.off.isOff)
         #expect(!RevocationPolicy(listCoverage: .leaf).isOff)
     }
+
+    @Test("a held list from the certificate's issuer that OpenSSL cannot use (partial reasons) refuses rather than passes")
+    func unusableHeldListRefuses() throws {
+        let issued = try IssuedForTests(by: "revocation")
+        let partial = try issued.revocationList(
+            "partial.pem", revoking: Fixtures.path("revocation/leaf.pem"),
+            extensions: ["issuingDistributionPoint = critical,onlysomereasons:keyCompromise"])
+        let policy = RevocationPolicy(revocationLists: try CertificateRevocationList.lists(file: partial))
+        let failure = try #require(try Self.verify(policy).failure)
+        #expect(failure.kind == .revocationUnavailable)
+        #expect(failure.depth == 0)
+    }
 }

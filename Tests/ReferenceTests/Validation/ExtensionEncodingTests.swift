@@ -1,0 +1,28 @@
+import Foundation
+import Reference
+import Testing
+
+/// The `extension-encoding` rule on certificates made for the purpose (`IssuedForTests`).
+@Suite("Extensions decode as their definition says, to the last byte", .timeLimit(.minutes(1)))
+struct ExtensionEncodingTests {
+    private static let time = Date(timeIntervalSince1970: 2_500_000_000)
+    /// An authorityInfoAccess with one OCSP location, `http://x`.
+    private static let accessDescription = "3016301406082B060105050730018608687474703A2F2F78"
+
+    private static func verify(_ leaf: String) throws -> Result<[ServerCertificate], ChainValidationFailure> {
+        let verifier = try ChainVerifier(trustRoots: try .only(pemFiles: [Fixtures.path("roots/root-a.pem")]))
+        let intermediate = try ServerCertificate.certificates(pemFile: Fixtures.path("valid-ec256/intermediate-1.pem"))
+        return verifier.verify(try ServerCertificate.certificates(pemFile: leaf) + intermediate, host: "localhost", at: time)
+    }
+
+    @Test("a well-formed authorityInfoAccess passes, and the same with one byte after it is refused as invalid-extension")
+    func trailingBytesAreMalformed() throws {
+        let issued = try IssuedForTests(by: "valid-ec256")
+        let good = try issued.leaf("good.pem", extensions: ["authorityInfoAccess = DER:\(Self.accessDescription)"])
+        #expect(try Self.verify(good).success?.count == 3)
+        let padded = try issued.leaf("padded.pem", extensions: ["authorityInfoAccess = DER:\(Self.accessDescription)00"])
+        let failure = try #require(try Self.verify(padded).failure)
+        #expect(failure.kind == .invalidExtension)
+        #expect(failure.rule == .extensionEncoding)
+    }
+}

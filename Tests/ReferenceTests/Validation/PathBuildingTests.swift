@@ -47,6 +47,13 @@ struct PathBuildingTests {
         #expect(constrained.kind == .nameConstraintViolation || constrained.kind == .other)
     }
 
+    @Test("the served order does not matter: a root served before the intermediates is a path all the same")
+    func rootServedFirst() throws {
+        let chain = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("root-served-first/served.pem"))).get()
+        #expect(chain.map(\.subject).last == "CN=Fixture Root A")
+        #expect(chain.count == 4)
+    }
+
     @Test("a certificate served many times is one candidate: fifty dead-end copies do not hide the good one")
     func duplicatesAreOneCandidate() throws {
         let leaf = try Self.certificate("cross-signed-dead-end/leaf.pem")

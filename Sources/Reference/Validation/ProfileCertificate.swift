@@ -61,15 +61,7 @@ struct ProfileCertificate {
     var extendedKeyUsage: UInt32 { X509_get_extended_key_usage(x509) }
 
     /// The DNS names of the subjectAltName, as written (`nil` for one that is not a printable ASCII string).
-    var subjectAltDNSNames: [String?] {
-        guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else { return [] }
-        let names = OpaquePointer(raw)
-        defer { cshims_GENERAL_NAMES_free(names) }
-        return (0..<cshims_sk_GENERAL_NAME_num(names)).compactMap { index in
-            guard let name = cshims_sk_GENERAL_NAME_value(names, index), name.pointee.type == GEN_DNS else { return nil }
-            return .some(Self.string(name.pointee.d.dNSName))
-        }
-    }
+    var subjectAltDNSNames: [String?] { subjectAltNames(GEN_DNS) { Self.string($0.d.dNSName) } }
 
     /// The subject's commonName values, as UTF-8 text (`nil` for one that cannot be converted).
     var subjectCommonNames: [String?] {
@@ -94,13 +86,16 @@ struct ProfileCertificate {
     var hasEmptySubject: Bool { X509_NAME_entry_count(X509_get_subject_name(x509)) == 0 }
 
     /// The IP addresses of the subjectAltName, as their octets.
-    var subjectAltIPAddresses: [[UInt8]] {
+    var subjectAltIPAddresses: [[UInt8]] { subjectAltNames(GEN_IPADD) { Self.bytes($0.d.iPAddress) } }
+
+    /// The subjectAltName entries of one type, each read while the decoded extension is alive.
+    private func subjectAltNames<Value>(_ type: Int32, _ read: (GENERAL_NAME) -> Value) -> [Value] {
         guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else { return [] }
         let names = OpaquePointer(raw)
         defer { cshims_GENERAL_NAMES_free(names) }
         return (0..<cshims_sk_GENERAL_NAME_num(names)).compactMap { index in
-            guard let name = cshims_sk_GENERAL_NAME_value(names, index), name.pointee.type == GEN_IPADD else { return nil }
-            return Self.bytes(name.pointee.d.iPAddress)
+            guard let name = cshims_sk_GENERAL_NAME_value(names, index), name.pointee.type == type else { return nil }
+            return read(name.pointee)
         }
     }
 

@@ -9,13 +9,11 @@ import NetworkCore
 struct ServerCertificateProfileCheck: Sendable {
 
     let profile: ValidationProfile
-    let maximumChainDepth: Int?
     /// The profile's own rules, in the order they are applied.
     let rules: [any ChainRule]
 
     init(profile: ValidationProfile, maximumChainDepth: Int? = nil) {
         self.profile = profile
-        self.maximumChainDepth = maximumChainDepth
         rules = Self.rules(of: profile, maximumChainDepth: maximumChainDepth)
     }
 

@@ -27,6 +27,20 @@ extension Catalogue {
                 "crl.expired", "a held revocation list past its nextUpdate is not used as proof: the chain is refused",
                 rules: ["TRUST-14"], Setup(listFiles: lists("crl-expired.pem")), "invalid-revocation-data"),
             revocationCase(
+                "crl.unusable", "a held list from the leaf's issuer that covers some reasons only cannot show it unrevoked: refused",
+                rules: ["TRUST-15"], Setup(listFiles: lists("crl-partial.pem")), "revocation-unavailable"),
+            revocationCase(
+                "crl.revoked.other-path",
+                "a leaf revoked by its intermediate's list is refused on the path found after a cross-signed dead end too",
+                rules: ["TRUST-13"], Setup(listFiles: ["cross-signed-revoked/crl-revoked.pem"]), "revoked", scenario: "cross-signed-revoked"
+            ),
+            revocationCase(
+                "crl.revoked.other-path.handler-accepts",
+                "a leaf revoked on the path found after a cross-signed dead end is refused even when the handler trusts the server",
+                rules: ["TRUST-13"], Setup(listFiles: ["cross-signed-revoked/crl-revoked.pem"]), "revoked",
+                scenario: "cross-signed-revoked",
+                handler: .scripted(.useCredential)),
+            revocationCase(
                 "crl.missing.required", "a leaf that no held list covers is refused when the policy requires one",
                 rules: ["TRUST-15"], Setup(listCoverage: .leaf), "revocation-unavailable"),
             revocationCase(
@@ -52,6 +66,12 @@ extension Catalogue {
                 Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-stale.der",
                 // Its nextUpdate is a minute after the fixtures were made: at 2100 it is stale whenever they were.
                 at: ISO8601DateFormatter().date(from: "2100-01-01T00:00:00Z")),
+            revocationCase(
+                "staple.good.before-this-update",
+                "a good staple judged at a verification time before its thisUpdate refuses the server, though it is fresh now",
+                rules: ["TRUST-14"], Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-good.der",
+                // Its thisUpdate is when the fixtures were made, years after 2020; the certificates are valid from 2020.
+                at: ISO8601DateFormatter().date(from: "2020-06-01T00:00:00Z")),
             revocationCase(
                 "staple.wrong-responder", "a response signed by a key the issuer never certified refuses the server",
                 rules: ["TRUST-14"], Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-wrong-responder.der"),
@@ -80,6 +100,8 @@ extension Catalogue {
         var server = ServerScript(tlsScenario: scenario, responses: [ok("trusted")])
         server.stapledOCSPResponse = staple.map { "\(scenario)/\($0)" }
         if tls12 { server.tlsMaximumVersion = .tls12 }
+        var requires: Set<SubjectFeature> = time == nil ? [] : [.verificationTime]
+        if scenario.hasPrefix("cross-signed-") { requires.insert(.pathBuilding) }
         let policy =
             "lists \(setup.listFiles.isEmpty ? "none" : setup.listFiles.joined(separator: ", ")) (\(setup.listCoverage.rawValue)), stapling \(setup.stapling.rawValue)"
         return ConformanceCase(
@@ -89,7 +111,7 @@ extension Catalogue {
                 + "\(time.map { ", verification time \(ISO8601DateFormatter().string(from: $0))" } ?? ""). "
                 + (refusal.map { "The fetch fails before any request byte is sent, untrusted, with the chain failure kind \($0)." }
                     ?? "The fetch succeeds."),
-            requires: time == nil ? [] : [.verificationTime], server: server,
+            requires: requires, server: server,
             stack: StackSetup(handler: handler, verificationTime: time, revocation: setup),
             expected: refusal.map {
                 Expectation(

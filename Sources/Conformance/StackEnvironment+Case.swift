@@ -22,6 +22,7 @@ extension StackEnvironment {
         self.init(
             authenticationChallengeHandler: handler,
             trustedRootFiles: (testCase.stack.trustedRoots ?? server.scenario?.trust ?? []).map(fixtures.path),
+            trustedRootsArePublic: testCase.stack.rootsArePublic,
             verificationTime: testCase.stack.verificationTime, resolveOverrides: needsResolve ? overrides : [],
             retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"),
             maximumResponseSize: testCase.stack.maximumResponseSize, resourceTimeout: testCase.stack.resourceTimeout,

@@ -13,6 +13,11 @@ public struct StackEnvironment: Sendable {
     /// plain-HTTP cases.
     public let trustedRootFiles: [String]
 
+    /// Whether the trusted roots are to be judged as public roots, as a system store's are: a stack with a validation
+    /// profile then applies the Baseline Requirements' rules to chains that end at them. `false`: they are roots a
+    /// user added (a private PKI), held to RFC 5280 and the security rules only. The `trust.profile` cases set it.
+    public let trustedRootsArePublic: Bool
+
     /// The time certificates must be checked against; `nil` is the current time.
     public let verificationTime: Date?
 
@@ -39,6 +44,7 @@ public struct StackEnvironment: Sendable {
     public init(
         authenticationChallengeHandler: (any AuthenticationChallengeHandler)?,
         trustedRootFiles: [String],
+        trustedRootsArePublic: Bool = false,
         verificationTime: Date?,
         resolveOverrides: [HostOverride] = [],
         retryQueue: DispatchQueue,
@@ -48,6 +54,7 @@ public struct StackEnvironment: Sendable {
     ) {
         self.authenticationChallengeHandler = authenticationChallengeHandler
         self.trustedRootFiles = trustedRootFiles
+        self.trustedRootsArePublic = trustedRootsArePublic
         self.verificationTime = verificationTime
         self.resolveOverrides = resolveOverrides
         self.retryQueue = retryQueue

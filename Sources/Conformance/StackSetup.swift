@@ -8,6 +8,10 @@ package struct StackSetup: Sendable {
     /// roots for TLS cases, nothing for plain ones.
     package var trustedRoots: [String]?
 
+    /// Whether the roots are named public, so a validation profile judges chains that end at them as it judges
+    /// the system store's (the Baseline Requirements' rules too); `false`: they are roots a user added.
+    package var rootsArePublic: Bool
+
     /// The challenge handler, or `nil` for standard validation.
     package var handler: HandlerSpec?
 
@@ -41,11 +45,12 @@ package struct StackSetup: Sendable {
 
     /// Creates a setup.
     package init(
-        trustedRoots: [String]? = nil, handler: HandlerSpec? = nil, verificationTime: Date? = nil,
+        trustedRoots: [String]? = nil, rootsArePublic: Bool = false, handler: HandlerSpec? = nil, verificationTime: Date? = nil,
         maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil, revocation: Revocation? = nil
     ) {
         self.revocation = revocation
         self.trustedRoots = trustedRoots
+        self.rootsArePublic = rootsArePublic
         self.handler = handler
         self.verificationTime = verificationTime
         self.maximumResponseSize = maximumResponseSize

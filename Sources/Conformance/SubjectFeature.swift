@@ -60,11 +60,17 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// given, and the OCSP response a server staples, at the verification time.
     public static let revocation = SubjectFeature(rawValue: "revocation")
 
+    /// When the path the TLS library builds from the served certificates fails, the stack tries the other paths they
+    /// and the trust store allow (a cross-signed intermediate served first, say), up to 8 certificates above the leaf,
+    /// and any trusted certificate, an intermediate too, ends a path (TRUST-16). RFC 5280 does not require the
+    /// search of a client: a stack that verifies one path to a self-signed root only lacks it.
+    public static let pathBuilding = SubjectFeature(rawValue: "path-building")
+
     /// The features this version of the suite knows, in the order they are documented.
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding,
     ]
 
     /// The stable name.

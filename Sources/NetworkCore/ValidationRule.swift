@@ -65,4 +65,16 @@ public struct ValidationRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Every rule (``ValidationProfile/strict``); a profile applies its rules in an order of its own.
     public static var all: [ValidationRule] { Base.allCases.map(ValidationRule.init) }
+
+    /// Whether the rule comes from the CA/Browser Forum's Baseline Requirements alone, which bind publicly-trusted
+    /// CAs: a private CA may issue what it forbids (`CN=payments-service` beside `SAN=payments.internal`), so
+    /// ``ValidationProfile/strict`` applies it only to chains that end at a public root. Every other rule is RFC
+    /// 5280's or guards security (malformed names and constraints, weak keys, a CA as leaf) and applies to every
+    /// chain.
+    public var isBaselineRequirementsOnly: Bool {
+        switch base {
+        case .serialNumber, .extendedKeyUsage, .publicSuffixWildcard, .subjectNames: true
+        default: false
+        }
+    }
 }

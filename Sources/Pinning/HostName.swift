@@ -45,6 +45,21 @@ package enum HostName {
         return nil
     }
 
+    /// The text of an address's octets (4 or 16) in its one canonical form: IPv4 dotted-decimal, IPv6 as RFC 5952
+    /// section 4 writes it (lowercase, no leading zeros, the longest run of two or more zero groups as `::`), which
+    /// glibc's `inet_ntop` produces; `nil` for any other length.
+    package static func canonicalText(addressBytes bytes: [UInt8]) -> String? {
+        let family: Int32
+        switch bytes.count {
+        case 4: family = AF_INET
+        case 16: family = AF_INET6
+        default: return nil
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard bytes.withUnsafeBytes({ inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }) != nil else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Why a configured domain name is unusable, or `nil` if it is fine. `includeSubdomains` matters because
     /// an IP address has no subdomains.
     package static func problem(with domain: String, includeSubdomains: Bool) -> ServerTrustEvaluator.DomainNameProblem? {

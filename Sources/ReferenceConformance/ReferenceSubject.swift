@@ -24,7 +24,9 @@ public struct ReferenceSubject: ConformanceSubject {
     public func makeStack(for environment: StackEnvironment) throws -> Network.URLSessionNetworkStack {
         var configuration = Network.URLSessionNetworkStack.Configuration()
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
-        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .none : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.trustRoots =
+            environment.trustedRootFiles.isEmpty
+            ? .none : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
         configuration.verificationTime = environment.verificationTime
         configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }

@@ -66,7 +66,9 @@ struct LoggingSubject: ConformanceSubject {
 
     func makeStack(for environment: StackEnvironment) throws -> LoggingStack {
         var configuration = Network.URLSessionNetworkStack.Configuration()
-        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.trustRoots =
+            environment.trustedRootFiles.isEmpty
+            ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
         configuration.verificationTime = environment.verificationTime
         let handler = environment.authenticationChallengeHandler.map { HandshakeOnlyHandler(wrapped: $0) }
         return LoggingStack(

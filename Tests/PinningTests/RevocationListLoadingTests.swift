@@ -33,6 +33,17 @@ struct RevocationListLoadingTests {
         #expect(try CertificateRevocationList.lists(file: file.path).map(\.der) == [der])
     }
 
+    @Test("a list without the CRL number RFC 5280 requires is refused when it is loaded, PEM or DER")
+    func listWithoutCRLNumberIsRefused() throws {
+        let path = Self.path("crl-no-number.pem")
+        let error = try #require(throws: CertificateRevocationList.ReadError.self) { try CertificateRevocationList.lists(file: path) }
+        #expect(error.reason == "list 1: the list has no CRL number (RFC 5280 5.2.3)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let base64 = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let der = try #require(Data(base64Encoded: base64))
+        #expect(throws: CertificateRevocationList.ReadError.self) { try CertificateRevocationList(der: Array(der)) }
+    }
+
     @Test("text without a list, a malformed list, trailing bytes and a missing file are ReadErrors")
     func malformedInputIsATypedError() throws {
         #expect(throws: CertificateRevocationList.ReadError.self) { try CertificateRevocationList.lists(pem: "no list here") }

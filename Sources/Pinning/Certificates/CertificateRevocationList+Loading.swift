@@ -16,17 +16,26 @@ extension CertificateRevocationList {
 
     /// Parses one DER revocation list.
     ///
-    /// - Throws: ``ReadError`` if the bytes are not exactly one DER CRL.
+    /// - Throws: ``ReadError`` if the bytes are not exactly one DER CRL, or the list breaks RFC 5280 in a way that
+    ///   makes it unusable (no CRL number).
     public init(der: [UInt8], source: String = "DER bytes") throws(ReadError) {
-        let parsed = der.withUnsafeBufferPointer { buffer -> Bool in
-            var cursor = buffer.baseAddress
-            guard let crl = d2i_X509_CRL(nil, &cursor, buffer.count) else { return false }
-            X509_CRL_free(crl)
-            return cursor == buffer.baseAddress.map { $0 + buffer.count }
+        let problem = der.withUnsafeBytes { bytes -> String? in
+            guard let crl = DEREncoding.decodeWhole(bytes, with: { d2i_X509_CRL(nil, &$0, $1) }, free: X509_CRL_free) else {
+                return "not one DER certificate revocation list"
+            }
+            defer { X509_CRL_free(crl) }
+            return Self.problem(crl)
         }
         ERR_clear_error()
-        guard parsed else { throw ReadError(source: source, reason: "not one DER certificate revocation list") }
+        if let problem { throw ReadError(source: source, reason: problem) }
         self.init(parsedDER: der)
+    }
+
+    /// Why a parsed list is refused, or `nil`. RFC 5280 5.2.3: every conforming list carries a CRL number, the only
+    /// way to tell a newer list from an older one of the same issuer; a list without one is refused rather than
+    /// judged as if it were current.
+    private static func problem(_ crl: OpaquePointer) -> String? {
+        X509_CRL_get_ext_by_NID(crl, NID_crl_number, -1) < 0 ? "the list has no CRL number (RFC 5280 5.2.3)" : nil
     }
 
     /// Reads every revocation list of a PEM text (`-----BEGIN X509 CRL-----`), in order.
@@ -40,6 +49,7 @@ extension CertificateRevocationList {
         ERR_clear_error()
         while let crl = PEM_read_bio_X509_CRL(bio, nil, refusingPassphrase, nil) {
             defer { X509_CRL_free(crl) }
+            if let problem = problem(crl) { throw ReadError(source: source, reason: "list \(lists.count + 1): \(problem)") }
             var encoded: UnsafeMutablePointer<UInt8>?
             let length = i2d_X509_CRL(crl, &encoded)
             guard length > 0, let encoded else { throw ReadError(source: source, reason: "list \(lists.count + 1) cannot be encoded") }

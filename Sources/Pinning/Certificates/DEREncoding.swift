@@ -19,3 +19,23 @@ package enum DEREncoding {
         return written == length ? data : nil
     }
 }
+
+extension DEREncoding {
+
+    /// Decodes exactly one DER value with an OpenSSL `d2i_*` function: `nil` if it does not decode, or if bytes
+    /// follow the value (`d2i_*` stops at the value's end and leaves them unread; a TLS client refuses such a
+    /// certificate, so a verifier must too). The value belongs to the caller, who frees it.
+    package static func decodeWhole(
+        _ bytes: UnsafeRawBufferPointer, with decoder: (inout UnsafePointer<UInt8>?, Int) -> OpaquePointer?,
+        free: (OpaquePointer) -> Void
+    ) -> OpaquePointer? {
+        let start = bytes.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+        var cursor = start  // d2i_* advances it
+        guard let value = decoder(&cursor, bytes.count) else { return nil }
+        guard cursor == start.map({ $0 + bytes.count }) else {
+            free(value)
+            return nil
+        }
+        return value
+    }
+}

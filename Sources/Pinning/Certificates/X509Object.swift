@@ -7,11 +7,7 @@ final class X509Object {
     let pointer: OpaquePointer
 
     init?(der: Data) {
-        let parsed = der.withUnsafeBytes { bytes -> OpaquePointer? in
-            // d2i_X509 advances the pointer it is given, so it gets a copy.
-            var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return d2i_X509(nil, &cursor, bytes.count)
-        }
+        let parsed = der.withUnsafeBytes { DEREncoding.decodeWhole($0, with: { d2i_X509(nil, &$0, $1) }, free: X509_free) }
         guard let parsed else { return nil }
         pointer = parsed
     }

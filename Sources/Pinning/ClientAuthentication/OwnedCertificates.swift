@@ -43,13 +43,13 @@ package final class OwnedCertificates {
         return owned
     }
 
-    /// Parses DER certificates, in order; `nil` if any does not parse.
+    /// Parses DER certificates, in order; `nil` if any does not parse, or bytes follow one's value (`d2i_X509` stops
+    /// at the value's end and would leave them unread: a TLS client refuses such a certificate).
     package static func parsing(der: [Data]) -> OwnedCertificates? {
         var certificates: [OpaquePointer] = []
         for encoding in der {
-            let parsed = encoding.withUnsafeBytes { bytes -> OpaquePointer? in
-                var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)  // d2i_X509 advances it
-                return d2i_X509(nil, &cursor, bytes.count)
+            let parsed = encoding.withUnsafeBytes {
+                DEREncoding.decodeWhole($0, with: { d2i_X509(nil, &$0, $1) }, free: X509_free)
             }
             guard let parsed else {
                 certificates.forEach { X509_free($0) }

@@ -39,9 +39,8 @@ package final class OwnedKey {
 
     /// Parses an unencrypted PKCS#8 `PrivateKeyInfo`; `nil` if it does not parse.
     package convenience init?(pkcs8 der: Data) {
-        let parsed = der.withUnsafeBytes { bytes -> OpaquePointer? in
-            var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)  // d2i_* advances it
-            return d2i_AutoPrivateKey(nil, &cursor, bytes.count)
+        let parsed = der.withUnsafeBytes {
+            DEREncoding.decodeWhole($0, with: { d2i_AutoPrivateKey(nil, &$0, $1) }, free: EVP_PKEY_free)
         }
         guard let parsed else {
             ERR_clear_error()

@@ -37,13 +37,15 @@ final class TLSTrustContext: Sendable {
         metrics: StackMetrics? = nil, profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict),
         revocation: RevocationPolicy = .off
     ) {
-        self.roots = TrustStore(roots: roots)
+        let store = TrustStore(roots: roots)
+        self.roots = store
         self.handler = handler
         self.verificationTime = verificationTime
         self.logger = logger
         self.metrics = metrics
         chainCheck = ChainCheck(
-            profileCheck: profileCheck, revocationLists: HeldRevocationLists(revocation), verificationTime: verificationTime)
+            profileCheck: profileCheck, revocationLists: HeldRevocationLists(revocation), verificationTime: verificationTime,
+            privateAnchors: store.privateAnchors)
         stapleCheck = StapledResponseCheck(stapling: revocation.stapling, verificationTime: verificationTime)
         checksRevocation = !revocation.isOff
     }

@@ -3,6 +3,7 @@ internal import CShims
 internal import COpenSSL
 import Foundation
 import NetworkCore
+import Pinning
 
 /// The roots a stack trusts, parsed once into one OpenSSL `X509_STORE` that every connection of the stack
 /// shares: a handshake looks roots up, it never parses them again.
@@ -14,19 +15,26 @@ final class TrustStore: @unchecked Sendable {
     /// The store, or why it could not be built (every HTTPS transfer then fails, unverified by nobody).
     let store: Result<OpaquePointer, TransportFailure>
 
+    /// The DER of each root a user added as private (``TrustRoots/additionalPEM``): a chain that ends at one of
+    /// them is not held to the Baseline Requirements.
+    let privateAnchors: PrivateAnchors
+
     init(roots: TrustRoots) {
-        store = Self.makeStore(roots)
+        var privateRoots: Set<Data> = []
+        store = Self.makeStore(roots, privateRoots: &privateRoots)
+        privateAnchors = PrivateAnchors(der: privateRoots)
     }
 
     deinit {
         if case .success(let store) = store { X509_STORE_free(store) }
     }
 
-    private static func makeStore(_ roots: TrustRoots) -> Result<OpaquePointer, TransportFailure> {
+    private static func makeStore(_ roots: TrustRoots, privateRoots: inout Set<Data>) -> Result<OpaquePointer, TransportFailure> {
         guard let store = X509_STORE_new() else { return .failure(failure("X509_STORE_new failed")) }
         do {
             if roots.includesSystemRoots { try loadSystemRoots(into: store) }
-            if !roots.additionalPEM.isEmpty { try load(pem: roots.additionalPEM, into: store) }
+            if !roots.publicPEM.isEmpty { _ = try load(pem: roots.publicPEM, into: store) }
+            if !roots.additionalPEM.isEmpty { privateRoots = try load(pem: roots.additionalPEM, into: store) }
             return .success(store)
         } catch {
             X509_STORE_free(store)
@@ -46,21 +54,25 @@ final class TrustStore: @unchecked Sendable {
         if let path, X509_STORE_load_path(store, path) != 1 { throw failure("cannot use the system roots in \(path)") }
     }
 
-    private static func load(pem: String, into store: OpaquePointer) throws(TransportFailure) {
+    /// Adds every certificate of a PEM text to the store and returns their DER encodings.
+    private static func load(pem: String, into store: OpaquePointer) throws(TransportFailure) -> Set<Data> {
         let bytes = Array(pem.utf8)
-        let loaded = bytes.withUnsafeBytes { buffer -> Int? in
+        let loaded = bytes.withUnsafeBytes { buffer -> Set<Data>? in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
             defer { BIO_free(bio) }
-            var count = 0
+            var encodings: Set<Data> = []
             while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
                 defer { X509_free(certificate) }
-                guard X509_STORE_add_cert(store, certificate) == 1 else { return nil }
-                count += 1
+                guard X509_STORE_add_cert(store, certificate) == 1, let der = DEREncoding.of(certificate, with: i2d_X509) else {
+                    return nil
+                }
+                encodings.insert(der)
             }
             ERR_clear_error()  // the read that ends the loop leaves "no start line" behind
-            return count
+            return encodings
         }
-        guard let loaded, loaded > 0 else { throw failure("the trust roots hold no certificate OpenSSL can load") }
+        guard let loaded, !loaded.isEmpty else { throw failure("the trust roots hold no certificate OpenSSL can load") }
+        return loaded
     }
 
     private static func failure(_ message: String) -> TransportFailure {

@@ -21,11 +21,21 @@ struct AlternativePaths {
     /// The verification context OpenSSL's own path failed in: its store, leaf, served certificates and parameters.
     let failed: OpaquePointer
 
+    /// What verifying one path said.
+    enum Verdict {
+        /// The path passed: the search ends, and its chain becomes the verified chain.
+        case passed
+        /// The path failed; the search goes on.
+        case failed(ChainValidationFailure)
+        /// The path failed in a way every other path would too (a revoked leaf): the search ends.
+        case failedEverywhere(ChainValidationFailure)
+    }
+
     /// Calls `verify` on a fresh verification context for each alternative path, in depth-first order, until it
-    /// returns `true`; that context's chain then becomes `failed`'s verified chain, with no error. Returns whether one
-    /// path passed.
-    func search(verify: (OpaquePointer) -> Bool) -> Bool {
-        guard let leaf = X509_STORE_CTX_get0_cert(failed) else { return false }
+    /// says `passed` (that context's chain then becomes `failed`'s verified chain, with no error) or
+    /// `failedEverywhere`. Returns that verdict, else the first path's failure, or `nil` when no other path was found.
+    func search(verify: (OpaquePointer) -> Verdict) -> Verdict? {
+        guard let leaf = X509_STORE_CTX_get0_cert(failed) else { return nil }
         var owned: [OpaquePointer] = []  // certificates from the trust store, referenced until the search ends
         defer { owned.forEach { X509_free($0) } }
         // The served certificates once each: a certificate served many times is one candidate.
@@ -39,6 +49,8 @@ struct AlternativePaths {
         var steps = Self.maximumSteps
         var attempted: [[OpaquePointer]] = []
         var signatures: [Pair: Bool] = [:]
+        var ending: Verdict?  // the verdict that ended the search
+        var firstFailure: Verdict?
 
         /// The certificates that issued `certificate` (names, key identifiers, keyUsage, then the signature itself),
         /// none of them already on the path: the trust store's first, at most `maximumIssuers`.
@@ -78,7 +90,12 @@ struct AlternativePaths {
                     if [leaf] + path + [issuer] == tried || attempted.contains(path) { continue }
                     attempted.append(path)
                     paths -= 1
-                    if attempt(intermediates: path, verify: verify) { return true }
+                    switch attempt(intermediates: path, verify: verify) {
+                    case .failed(let failure): firstFailure = firstFailure ?? .failed(failure)
+                    case let verdict:
+                        ending = verdict
+                        return true
+                    }
                     guard paths > 0 else { return false }
                 } else if extend(path + [issuer], from: issuer) {
                     return true
@@ -87,7 +104,8 @@ struct AlternativePaths {
             }
             return false
         }
-        return extend([], from: leaf)
+        _ = extend([], from: leaf)
+        return ending ?? firstFailure
     }
 
     /// An issuer and a certificate it may have signed, by identity.
@@ -97,8 +115,10 @@ struct AlternativePaths {
     }
 
     /// Verifies the leaf with only these intermediates served, on a context set up as the failed one was.
-    private func attempt(intermediates: [OpaquePointer], verify: (OpaquePointer) -> Bool) -> Bool {
-        guard let context = X509_STORE_CTX_new(), let untrusted = cshims_sk_X509_new_null() else { return false }
+    private func attempt(intermediates: [OpaquePointer], verify: (OpaquePointer) -> Verdict) -> Verdict {
+        let outOfMemory = Verdict.failed(
+            ChainValidationFailure(kind: .other, code: Int(X509_V_ERR_OUT_OF_MEM), reason: "out of memory", depth: 0))
+        guard let context = X509_STORE_CTX_new(), let untrusted = cshims_sk_X509_new_null() else { return outOfMemory }
         defer {
             OPENSSL_sk_free(untrusted)  // the certificates belong to the failed context and the trust store
             X509_STORE_CTX_free(context)
@@ -106,17 +126,21 @@ struct AlternativePaths {
         for certificate in intermediates { _ = cshims_sk_X509_push(untrusted, certificate) }
         guard X509_STORE_CTX_init(context, X509_STORE_CTX_get0_store(failed), X509_STORE_CTX_get0_cert(failed), untrusted) == 1,
             X509_STORE_CTX_set_default(context, "ssl_server") == 1,
-            X509_VERIFY_PARAM_set1(X509_STORE_CTX_get0_param(context), X509_STORE_CTX_get0_param(failed)) == 1,
-            verify(context), let chain = X509_chain_up_ref(X509_STORE_CTX_get0_chain(context))
+            X509_VERIFY_PARAM_set1(X509_STORE_CTX_get0_param(context), X509_STORE_CTX_get0_param(failed)) == 1
         else {
             ERR_clear_error()
-            return false
+            return outOfMemory
+        }
+        let verdict = verify(context)
+        guard case .passed = verdict, let chain = X509_chain_up_ref(X509_STORE_CTX_get0_chain(context)) else {
+            ERR_clear_error()
+            return verdict
         }
         X509_STORE_CTX_set0_verified_chain(failed, chain)
         X509_STORE_CTX_set_error(failed, X509_V_OK)
         X509_STORE_CTX_set_error_depth(failed, 0)
         X509_STORE_CTX_set_current_cert(failed, nil)
-        return true
+        return .passed
     }
 
     private func certificates(of stack: OpaquePointer?) -> [OpaquePointer] {

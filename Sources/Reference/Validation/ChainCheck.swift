@@ -17,6 +17,8 @@ struct ChainCheck: Sendable {
     let revocationLists: HeldRevocationLists
     /// The time certificates are checked against; `nil` is the verification context's own (the current time).
     let verificationTime: Date?
+    /// The roots a user added as private, which pick the profile's rules for a chain that ends at one.
+    let privateAnchors: PrivateAnchors
 
     /// What the check established.
     struct Outcome {
@@ -36,12 +38,7 @@ struct ChainCheck: Sendable {
                 failure: ChainValidationFailure(
                     kind: .other, code: Int(X509_V_ERR_UNSPECIFIED), reason: "no verification parameters", depth: 0))
         }
-        // A certificate revoked on one path is revoked on every path: only other failures send the search elsewhere.
-        if let failure = verify(store, host: host),
-            failure.kind.concernsRevocation || !AlternativePaths(failed: store).search(verify: { verify($0, host: host) == nil })
-        {
-            return Outcome(chainVerified: false, failure: failure)
-        }
+        if let failure = verifyAnyPath(store, host: host) { return Outcome(chainVerified: false, failure: failure) }
         let flags =
             X509_VERIFY_PARAM_get_hostflags(parameters) | UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT)
             | UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS)
@@ -55,14 +52,40 @@ struct ChainCheck: Sendable {
         return Outcome(chainVerified: true, failure: nil)
     }
 
+    /// The path OpenSSL builds on a context, then the other paths ``AlternativePaths`` finds, until one passes; `nil`
+    /// when one did, else the failure that stands.
+    ///
+    /// A certificate revoked on one path is revoked on every path: only other failures send the search elsewhere, and
+    /// a revocation failure on another path ends it. A path to a trust anchor that failed a later check (the profile,
+    /// a list) says more than the dead end OpenSSL's own path met, so its failure stands rather than the dead end's:
+    /// a handler must not be told "unable to get issuer" of a leaf that a found path shows revoked.
+    private func verifyAnyPath(_ store: OpaquePointer, host: String) -> ChainValidationFailure? {
+        guard let failure = verify(store, host: host) else { return nil }
+        guard !failure.kind.concernsRevocation else { return failure }
+        let other = AlternativePaths(failed: store).search { context in
+            switch verify(context, host: host) {
+            case nil: .passed
+            case let failure? where failure.kind.concernsRevocation: .failedEverywhere(failure)
+            case let failure?: .failed(failure)
+            }
+        }
+        switch other {
+        case .passed?: return nil
+        case .failed(let other)?, .failedEverywhere(let other)?: return other
+        case nil: return failure
+        }
+    }
+
     /// OpenSSL's verification of the path it builds on a context, then the profile's rules over it; `nil` when both pass.
     private func verify(_ context: OpaquePointer, host: String) -> ChainValidationFailure? {
-        if let verificationTime {
-            X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(verificationTime.timeIntervalSince1970))
-        }
+        let parameters = X509_STORE_CTX_get0_param(context)
+        if let verificationTime { X509_VERIFY_PARAM_set_time(parameters, time_t(verificationTime.timeIntervalSince1970)) }
+        // Any trusted certificate is an anchor (RFC 5280 6.1), not only a self-signed one: an intermediate in the
+        // trust roots ends the path there.
+        X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         profileCheck.prepare(context).union(revocationLists.prepare(context)).install(on: context, lists: revocationLists)
         guard X509_verify_cert(context) == 1 else { return ChainValidationFailure(openSSLStore: context) }
-        return profileCheck.check(store: context, host: host)
+        return profileCheck.check(store: context, host: host, privateAnchors: privateAnchors)
     }
 
     /// Whether a leaf certificate is for a host name or IP address, by the rules OpenSSL's verification applies.

@@ -82,8 +82,10 @@ public struct ChainVerifier: Sendable {
         else { return .failure(Self.unusable("OpenSSL could not set up the verification")) }
         // A handshake verifies at the TLS security level, whose key-size floor refuses a P-192 CA key, say.
         X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(store), Self.handshakeSecurityLevel)
-        let outcome = ChainCheck(profileCheck: check, revocationLists: revocationLists, verificationTime: time)
-            .run(store, host: HostName.normalized(host))
+        let outcome = ChainCheck(
+            profileCheck: check, revocationLists: revocationLists, verificationTime: time, privateAnchors: roots.privateAnchors
+        )
+        .run(store, host: HostName.normalized(host))
         if let failure = outcome.failure { return .failure(failure) }
         let stapleCheck = StapledResponseCheck(stapling: revocationLists.policy.stapling, verificationTime: time)
         if let failure = stapleCheck.check(stapledOCSPResponse, chain: X509_STORE_CTX_get0_chain(store)) { return .failure(failure) }

@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import COpenSSLShims
 import Foundation
 
 /// What OpenSSL's verification may overlook while it builds and checks a path; the one verification callback
@@ -13,6 +14,10 @@ struct ChainVerifyLeniency: OptionSet {
     static let leafWithoutList = ChainVerifyLeniency(rawValue: 2)
     /// A certificate above the leaf may have no revocation list.
     static let issuerWithoutList = ChainVerifyLeniency(rawValue: 4)
+    /// `X509_V_FLAG_X509_STRICT` judges the trust anchor's own structure too (basicConstraints criticality, key
+    /// identifiers, keyUsage, …); RFC 5280 6.1 takes an anchor as a name and a key, so those errors are overlooked
+    /// on the anchor alone. An anchor's key with explicit curve parameters still refuses: the key signs the path.
+    static let anchorStructure = ChainVerifyLeniency(rawValue: 8)
 
     /// The verification context's ex-data slot that holds the leniency, as the pointer's bit pattern.
     private static let slot: Int32 = CRYPTO_get_ex_new_index(CRYPTO_EX_INDEX_X509_STORE_CTX, 0, nil, nil, nil, nil)
@@ -52,12 +57,22 @@ private let chainVerifyCallback: @convention(c) (Int32, OpaquePointer?) -> Int32
         accepted =
             leniency.contains(X509_STORE_CTX_get_error_depth(store) == 0 ? .leafWithoutList : .issuerWithoutList)
             && ChainVerifyLeniency.lists(of: store)?.holdsList(issuedBy: issuer) == false
+    case let code where code == X509_V_ERR_INVALID_CA || ChainValidationFailure.Kind.strictProfile(code: code) != nil:
+        accepted =
+            leniency.contains(.anchorStructure) && code != X509_V_ERR_EC_KEY_EXPLICIT_PARAMS && isTrustAnchor(store)
     default:
         accepted = false
     }
     guard accepted else { return ok }
     X509_STORE_CTX_set_error(store, X509_V_OK)
     return 1
+}
+
+/// Whether the certificate being judged ends the path OpenSSL built and came from the trusted store.
+private func isTrustAnchor(_ store: OpaquePointer) -> Bool {
+    let depth = Int(X509_STORE_CTX_get_error_depth(store))
+    return depth > 0 && depth == Int(cshims_sk_X509_num(X509_STORE_CTX_get0_chain(store))) - 1
+        && depth >= Int(X509_STORE_CTX_get_num_untrusted(store))
 }
 
 private func expiresExactlyNow(_ store: OpaquePointer) -> Bool {

@@ -1,6 +1,7 @@
 internal import COpenSSL
 internal import COpenSSLShims
 import NetworkCore
+import Pinning
 
 /// A revocation policy's lists, parsed once into the OpenSSL stack that every verification of the stack's
 /// connections lends to its verification context.
@@ -21,10 +22,7 @@ final class HeldRevocationLists: @unchecked Sendable {
         for list in policy.revocationLists {
             // The loaders parsed every list already: one that fails now is left out, and a coverage that needs it
             // refuses the chain for want of a list, never accepts it.
-            let parsed = list.der.withUnsafeBufferPointer { buffer in
-                var cursor = buffer.baseAddress
-                return d2i_X509_CRL(nil, &cursor, buffer.count)
-            }
+            let parsed = list.der.withUnsafeBytes { DEREncoding.decodeWhole($0, with: { d2i_X509_CRL(nil, &$0, $1) }, free: X509_CRL_free) }
             if let parsed, cshims_sk_X509_CRL_push(stack, parsed) == 0 { X509_CRL_free(parsed) }
         }
         lists = stack

@@ -2,6 +2,7 @@ internal import COpenSSL
 internal import COpenSSLShims
 import Foundation
 import NetworkCore
+import Pinning
 
 /// Judges the OCSP response (RFC 6960) a server stapled to its handshake, over the chain standard validation
 /// verified, at the verification time; the same code in a handshake (the status callback) and in ``ChainVerifier``.
@@ -38,11 +39,10 @@ struct StapledResponseCheck: Sendable {
             }
             return nil
         }
-        let parsed = response.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            var cursor = buffer.baseAddress
-            return d2i_OCSP_RESPONSE(nil, &cursor, buffer.count)
+        let parsed = response.withUnsafeBytes {
+            DEREncoding.decodeWhole($0, with: { d2i_OCSP_RESPONSE(nil, &$0, $1) }, free: OCSP_RESPONSE_free)
         }
-        guard let parsed else { return failure(.invalidRevocationData, "the stapled OCSP response is not DER") }
+        guard let parsed else { return failure(.invalidRevocationData, "the stapled OCSP response is not exactly one DER value") }
         defer { OCSP_RESPONSE_free(parsed) }
         let status = OCSP_response_status(parsed)
         guard status == OCSP_RESPONSE_STATUS_SUCCESSFUL else {

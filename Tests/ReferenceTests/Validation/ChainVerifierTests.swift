@@ -22,6 +22,25 @@ struct ChainVerifierTests {
         #expect(chain.prefix(2).map(\.der) == (try Self.served("valid-ec256")).map(\.der))
     }
 
+    @Test("a trusted intermediate ends the path: the verified chain stops there, without the root above it")
+    func trustedIntermediateIsAnAnchor() throws {
+        let verifier = try Self.verifier("valid-ec256/intermediate-1.pem")
+        let chain = try verifier.verify(try Self.served("valid-ec256"), host: "localhost", at: Self.time).get()
+        #expect(chain.map(\.subject) == ["CN=localhost", "CN=Fixture valid-ec256 Intermediate 1"])
+    }
+
+    @Test("a served certificate with a byte after its DER value is refused unread, as a TLS client refuses it")
+    func bytesAfterACertificateAreRefused() throws {
+        let served = try Self.served("valid-ec256")
+        var padded = served
+        padded[0] = ServerCertificate(
+            der: served[0].der + Data([0]), spkiSHA256: served[0].spkiSHA256, subject: served[0].subject, issuer: served[0].issuer)
+        let verifier = try Self.verifier("roots/root-a.pem")
+        #expect(verifier.verify(served, host: "localhost", at: Self.time).success != nil)
+        let failure = try #require(verifier.verify(padded, host: "localhost", at: Self.time).failure)
+        #expect(failure.reason.contains("not DER"), "\(failure)")
+    }
+
     @Test("a host the leaf does not name is hostnameMismatch, the host spelled as a user might")
     func wrongHostIsAMismatch() throws {
         let verifier = try Self.verifier("roots/root-a.pem")

@@ -34,30 +34,4 @@ final class IssuedForTests {
         ])
         return path(file)
     }
-
-    /// A CRL by the CA naming `revoked` (a certificate file), with these extension lines in its crlexts section.
-    func revocationList(_ file: String, revoking revoked: String, extensions: [String]) throws -> String {
-        let serial = try OpenSSLCommand.run(["x509", "-in", revoked, "-noout", "-serial"])
-            .replacingOccurrences(of: "serial=", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let subject = try OpenSSLCommand.run(["x509", "-in", revoked, "-noout", "-subject", "-nameopt", "compat"])
-            .replacingOccurrences(of: "subject=", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
-        try "R\t21200101000000Z\t200601000000Z,keyCompromise\t\(serial)\tunknown\t\(subject)\n"
-            .write(toFile: path("index.txt"), atomically: true, encoding: .utf8)
-        let configuration = """
-            [ca]
-            default_ca = CA_default
-            [CA_default]
-            database = \(path("index.txt"))
-            default_md = sha256
-            [crlexts]
-            \(extensions.joined(separator: "\n"))
-
-            """
-        try configuration.write(toFile: path("ca.cnf"), atomically: true, encoding: .utf8)
-        try OpenSSLCommand.run([
-            "ca", "-gencrl", "-batch", "-config", path("ca.cnf"), "-cert", caCertificate, "-keyfile", caKey, "-crlexts", "crlexts",
-            "-crl_lastupdate", "20200101000000Z", "-crl_nextupdate", "21200101000000Z", "-out", path(file),
-        ])
-        return path(file)
-    }
 }

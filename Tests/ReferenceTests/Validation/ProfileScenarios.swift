@@ -33,9 +33,13 @@ struct ProfileScenario: Decodable, Sendable {
     }
 
     /// The verdict of the stack's verification of this chain under a profile.
-    func verify(_ profile: ValidationProfile, maximumChainDepth: Int? = nil) throws -> Result<Void, ChainValidationFailure> {
+    /// Verifies the scenario's chain under a profile, its roots named public (the manifest's verdicts are for public
+    /// roots) unless `publicRoots` is `false`.
+    func verify(
+        _ profile: ValidationProfile, maximumChainDepth: Int? = nil, publicRoots: Bool = true
+    ) throws -> Result<Void, ChainValidationFailure> {
         let verifier = try ChainVerifier(
-            trustRoots: try .only(pemFiles: (trust ?? []).map(Fixtures.path)), validationProfile: profile,
+            trustRoots: try .only(pemFiles: (trust ?? []).map(Fixtures.path), public: publicRoots), validationProfile: profile,
             maximumChainDepth: maximumChainDepth)
         return verifier.verify(try ServerCertificate.certificates(pemFile: Fixtures.path(served!)), host: host!, at: time).map { _ in () }
     }

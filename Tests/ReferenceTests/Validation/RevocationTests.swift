@@ -102,6 +102,19 @@ struct RevocationTests {
         }
     }
 
+    @Test("a good staple with a byte after its DER value is invalid data, not a good staple")
+    func bytesAfterAStapleAreRefused() throws {
+        let good = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("revocation/ocsp-good.der"))))
+        let verifier = try ChainVerifier(
+            trustRoots: try .only(pemFiles: [Fixtures.path("roots/root-a.pem")]),
+            revocation: RevocationPolicy(stapling: .checkedWhenStapled))
+        let served = try ServerCertificate.certificates(pemFile: Fixtures.path("revocation/served.pem"))
+        #expect(verifier.verify(served, host: "localhost", at: Self.time, stapledOCSPResponse: good).success != nil)
+        #expect(
+            verifier.verify(served, host: "localhost", at: Self.time, stapledOCSPResponse: good + [0]).failure?.kind
+                == .invalidRevocationData)
+    }
+
     @Test("a missing staple fails only where it is required: by the policy, or by a must-staple leaf")
     func missingStaple() throws {
         #expect(try Self.verify(RevocationPolicy(stapling: .checkedWhenStapled)).success != nil)
@@ -122,10 +135,7 @@ struct RevocationTests {
 
     @Test("a held list from the certificate's issuer that OpenSSL cannot use (partial reasons) refuses rather than passes")
     func unusableHeldListRefuses() throws {
-        let issued = try IssuedForTests(by: "revocation")
-        let partial = try issued.revocationList(
-            "partial.pem", revoking: Fixtures.path("revocation/leaf.pem"),
-            extensions: ["issuingDistributionPoint = critical,onlysomereasons:keyCompromise"])
+        let partial = Fixtures.path("revocation/crl-partial.pem")
         let policy = RevocationPolicy(revocationLists: try CertificateRevocationList.lists(file: partial))
         let failure = try #require(try Self.verify(policy).failure)
         #expect(failure.kind == .revocationUnavailable)

@@ -14,14 +14,19 @@ private struct ProfileHarness {
     let stack: Network.URLSessionNetworkStack
     let url: URL
 
-    init(_ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil, host: String? = nil) throws {
+    /// A server for a profile scenario and a stack that trusts its roots, named public (the manifest's verdicts are
+    /// for public roots) unless `publicRoots` is `false`.
+    init(
+        _ name: String, profile: ValidationProfile, handler: (any AuthenticationChallengeHandler)? = nil, host: String? = nil,
+        publicRoots: Bool = true
+    ) throws {
         let scenario = ProfileScenario.named(name)
         let host = host ?? scenario.host!
         var tls = MockServer.TLS(identity: .init(chainFile: Fixtures.path(scenario.served!), keyFile: Fixtures.path("\(name)/leaf.key")))
         tls.servesWeakChains = true  // profile scenarios are weak on purpose (profile-key-p192)
         server = try MockServer(tls: tls)
         var configuration = Network.URLSessionNetworkStack.Configuration()
-        configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path))
+        configuration.trustRoots = try .only(pemFiles: (scenario.trust ?? []).map(Fixtures.path), public: publicRoots)
         configuration.resolveOverrides = [.init(host: host, port: server.port, address: "127.0.0.1")]
         configuration.verificationTime = scenario.time
         configuration.validationProfile = profile
@@ -50,7 +55,8 @@ struct ValidationProfileHandshakeTests {
         ("profile-public-suffix-wildcard", .publicSuffixWildcard),
         ("profile-san-underscore", .malformedName),
         ("profile-serial-negative", .invalidSerialNumber),
-        ("profile-root-eku", .extendedKeyUsage),
+        ("profile-eku-server-and-any", .extendedKeyUsage),
+        ("profile-cn-ipv6-not-canonical", .commonNameNotInSubjectAltName),
         ("profile-nc-not-critical", .invalidConstraints),
         ("profile-strict-leaf-no-aki", .strictProfile),
         ("profile-empty-issuer-name", .strictProfile),
@@ -70,6 +76,13 @@ struct ValidationProfileHandshakeTests {
         #expect(failure.depth == ProfileScenario.named(name).verdict(.strict).depth, "\(failure)")
         _ = try harness.server.waitForClose(ofConnection: 0)
         #expect(harness.server.journal.allSatisfy { $0.applicationBytesReceived == 0 && $0.requestCount == 0 })
+    }
+
+    @Test("over a real handshake, strict accepts a private root's chain whose commonName is outside its subjectAltName")
+    func privateRootChainWithOtherCommonNameAccepted() throws {
+        let harness = try ProfileHarness("profile-cn-not-in-san", profile: .strict, publicRoots: false)
+        harness.server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        #expect(try harness.fetch().get().value == Data("ok".utf8))
     }
 
     static let profileScenarios = ProfileScenario.all.filter { $0.kind == "profile" }.map(\.name)

@@ -1,8 +1,21 @@
+import Pinning
 @testable import Reference
 import Testing
 
 @Suite("The validation profile's name rules")
 struct ValidationRuleHelperTests {
+
+    @Test(
+        "an address's canonical text is dotted-decimal or RFC 5952's, whatever spelling it was parsed from",
+        arguments: [
+            ("127.0.0.1", "127.0.0.1"), ("::1", "::1"), ("0:0:0:0:0:0:0:1", "::1"), ("2001:DB8::0:1", "2001:db8::1"),
+            ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"), ("2001:0db8::1", "2001:db8::1"), ("::ffff:1.2.3.4", "::ffff:1.2.3.4"),
+        ])
+    func canonicalAddressText(spelling: String, canonical: String) throws {
+        let bytes = try #require(HostName.addressBytes(spelling))
+        #expect(HostName.canonicalText(addressBytes: bytes) == canonical)
+        #expect(HostName.canonicalText(addressBytes: [1, 2, 3]) == nil)
+    }
 
     @Test(
         "subjectAltName DNS names: host names and whole-label wildcards only",

@@ -17,6 +17,12 @@ struct VerifiedChain {
     let host: String
 
     var leaf: ProfileCertificate { certificates[0] }
+
+    /// The certificates a CA issued on the path: every one but the trust anchor, which RFC 5280 6.1 takes as a name
+    /// and a key, outside the path (a root of the system store may have serial 0 or no key identifiers, and
+    /// still be the anchor people trust). A leaf trusted directly is the whole chain and stays judged as the
+    /// server's certificate.
+    var issued: ArraySlice<ProfileCertificate> { certificates.count > 1 ? certificates.dropLast() : certificates[...] }
 }
 
 extension ChainValidationFailure {

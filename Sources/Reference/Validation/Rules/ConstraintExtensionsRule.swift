@@ -2,10 +2,11 @@ internal import COpenSSL
 import NetworkCore
 
 /// RFC 5280 4.2.1.10 and 4.2.1.11: name and policy constraints appear only in CA certificates, are critical, and
-/// name constraints have at least one well-formed subtree.
+/// name constraints have at least one well-formed subtree. The trust anchor's own extensions are not judged (its name
+/// constraints still bind the host: ``NameConstraintsOnHostRule``).
 struct ConstraintExtensionsRule: ChainRule {
     func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
-        for certificate in chain.certificates {
+        for certificate in chain.issued {
             if let reason = problem(certificate) {
                 return .refusal(.invalidConstraints, by: .constraintExtensions, depth: certificate.depth, reason)
             }

@@ -2,7 +2,8 @@ internal import COpenSSL
 import NetworkCore
 
 /// CA/B Forum Baseline Requirements 7.1.2.7.10: a server certificate has a non-critical extendedKeyUsage with
-/// serverAuth and without anyExtendedKeyUsage; 7.1.2.1.2: a root has no extendedKeyUsage.
+/// serverAuth and without anyExtendedKeyUsage. (A root's extendedKeyUsage is the trust anchor's own extension, not
+/// judged; OpenSSL's purpose check still refuses an anchor whose extendedKeyUsage leaves out serverAuth.)
 struct ExtendedKeyUsageRule: ChainRule {
     func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
         let leaf = chain.leaf
@@ -13,9 +14,6 @@ struct ExtendedKeyUsageRule: ChainRule {
         if leaf.extendedKeyUsage & UInt32(XKU_ANYEKU) != 0 { return refusal(0, "the server's certificate allows anyExtendedKeyUsage") }
         if leaf.extendedKeyUsage & UInt32(XKU_SSL_SERVER) == 0 {
             return refusal(0, "the server's certificate's extendedKeyUsage lacks serverAuth")
-        }
-        if chain.certificates.count > 1, let root = chain.certificates.last, root.hasExtendedKeyUsage {
-            return refusal(root.depth, "the root has an extendedKeyUsage")
         }
         return nil
     }

@@ -5,10 +5,10 @@ import NetworkCore
 /// RFC 5280 4.2: no extension appears twice in a certificate, and each one is encoded as its definition says,
 /// including the sequences defined as never empty (authorityInfoAccess, cRLDistributionPoints,
 /// certificatePolicies). OpenSSL skips an extension it cannot decode unless it needs it, so a certificate with a
-/// broken one verifies.
+/// broken one verifies. The trust anchor's own extensions are not judged.
 struct ExtensionEncodingRule: ChainRule {
     func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
-        for certificate in chain.certificates {
+        for certificate in chain.issued {
             var seen: Set<String> = []
             for index in 0..<X509_get_ext_count(certificate.x509) {
                 guard let ext = X509_get_ext(certificate.x509, index) else { continue }

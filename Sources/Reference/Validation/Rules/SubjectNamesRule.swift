@@ -3,7 +3,8 @@ import NetworkCore
 import Pinning
 
 /// CA/B Forum Baseline Requirements 7.1.4.3: a server certificate's commonName, if any, is one of its subjectAltName
-/// entries, in the same form (a DNS name as written there, an IP address as its text); 7.1.2.7.12 and RFC 5280
+/// entries, in the same form (a DNS name as written there, an IP address as its canonical text: IPv4 dotted-decimal,
+/// IPv6 as RFC 5952 writes it, so `0:0:0:0:0:0:0:1` is not the text of `::1`); 7.1.2.7.12 and RFC 5280
 /// 4.2.1.6: the subjectAltName is critical only when the subject is empty.
 ///
 /// A leaf without a subjectAltName is left to the host-name check, which never reads the commonName.
@@ -17,12 +18,12 @@ struct SubjectNamesRule: ChainRule {
                 .invalidExtension, by: .subjectNames, depth: 0, "the subjectAltName is critical though the subject is not empty")
         }
         let dnsNames = Set(leaf.subjectAltDNSNames.compactMap { $0 })
-        let addresses = leaf.subjectAltIPAddresses
+        let addresses = Set(leaf.subjectAltIPAddresses.compactMap(HostName.canonicalText(addressBytes:)))
         for commonName in leaf.subjectCommonNames {
             guard let commonName else {
                 return .refusal(.commonNameNotInSubjectAltName, by: .subjectNames, depth: 0, "the subject commonName is not text")
             }
-            let listed = HostName.addressBytes(commonName).map(addresses.contains) ?? dnsNames.contains(commonName)
+            let listed = HostName.isIPAddress(commonName) ? addresses.contains(commonName) : dnsNames.contains(commonName)
             if !listed {
                 return .refusal(
                     .commonNameNotInSubjectAltName, by: .subjectNames, depth: 0,

@@ -6,6 +6,9 @@ CURLcode cshims_easy_setopt_ptr(CURL *handle, CURLoption option, const void *val
 CURLcode cshims_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback) { return curl_easy_setopt(handle, option, callback); }
 CURLcode cshims_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_callback callback) { return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, callback); }
 CURLcode cshims_easy_setopt_prereq_function(CURL *handle, curl_prereq_callback callback) { return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback); }
+CURLcode cshims_easy_setopt_sockopt_function(CURL *handle, curl_sockopt_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, callback);
+}
 CURLcode cshims_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback) { return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback); }
 CURLcode cshims_easy_setopt_debug_function(CURL *handle, curl_debug_callback callback) { return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback); }
 CURLcode cshims_easy_setopt_read_function(CURL *handle, curl_read_callback callback) { return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback); }

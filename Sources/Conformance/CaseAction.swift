@@ -20,6 +20,9 @@ package enum CaseAction: Sendable, Hashable {
     case releaseStackWhileRetryWaits(probePath: String)
     /// Fetch the same resource value this many times, one after the other; the outcome is the last one's.
     case sequential(Int)
+    /// Fetch, wait until the server has closed the first connection (as an idle server does), then fetch the same
+    /// resource again; the outcome is the second one's.
+    case fetchAfterServerClose
     /// Fetch, change the handler's configuration (its ``ReconfigurableChallengeHandler/reconfigure``), then
     /// fetch the same resource again on the same stack; the outcome is the second one's.
     case fetchReconfigureFetch

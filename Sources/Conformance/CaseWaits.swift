@@ -39,6 +39,16 @@ final class CaseWaits {
         }
     }
 
+    /// The server's close of a connection (its FIN sent), by the case's deadline.
+    func serverClose(ofConnection index: Int) throws(CaseStop) {
+        let remaining = max(0.1, Double(deadline.uptimeNanoseconds) / 1e9 - Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+        do {
+            try server.waitForClose(ofConnection: index, timeout: .milliseconds(Int(remaining * 1000)))
+        } catch {
+            throw .hang("the server did not close connection \(index) within \(limitText) s")
+        }
+    }
+
     /// A recording interceptor's failed hook: the first attempt failed.
     func failedAttempt() throws(CaseStop) {
         guard context.waitForFailureHook(until: deadline) else { throw .hang("the first attempt never failed") }

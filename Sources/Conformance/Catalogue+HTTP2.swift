@@ -287,6 +287,9 @@ extension ConformanceCase {
                     || response.fault.map { $0.trigger.precedesApplicationProtocol } ?? false
             })
         else { return nil }
+        // A case with nothing scripted decides its outcome before any request (a failing request maker, a refused
+        // port): its twin would never open a connection, let alone speak HTTP/2 (HTTP-17).
+        guard !responses.isEmpty, expected.journal.connections != 0 else { return nil }
         // HTTP/2 forbids post-handshake authentication (RFC 9113 §9.2.3): the MockServer refuses the combination.
         guard server.clientCertificates != .postHandshake else { return nil }
         var script = server

@@ -182,7 +182,37 @@ extension Catalogue {
                 rules: ["RETRY-1"], explanation: "url errors are retryable: a reset after the request, then a 200, with maxRetries(1).",
                 server: .plain(.fault(.resetWithNoReply), ok("second")), resource: .intercepted(.policy(.maxRetries(1))),
                 expected: Expectation(success("second"), journal: JournalExpectation(connections: 2, requests: 2))))
+        cases += idleClose
         return cases
+    }
+
+    /// A server that closes its idle keep-alive connections (as every server with an idle timeout does), and the fetch
+    /// that comes after: HTTP-21.
+    private static var idleClose: [ConformanceCase] {
+        let versions: [(name: String, label: String, tls: String?, maximum: MockServer.TLS.Version?)] = [
+            ("tls13", "TLS 1.3", "valid-ec256", nil), ("tls12", "TLS 1.2", "valid-ec256", .tls12), ("plain", "plain HTTP", nil, nil),
+        ]
+        return versions.flatMap { version in
+            ["GET", "POST"].map { method in
+                ConformanceCase(
+                    id: "transport.idle-close.\(version.name).\(method.lowercased())",
+                    title: "a \(method) after the server closed its idle connection goes on a new connection (\(version.label))",
+                    rules: ["HTTP-21"],
+                    explanation:
+                        "The server answers a \(method), then closes the connection as an idle server does: close_notify and FIN, with no Connection: close before. Once it has closed it, the same \(method) again: the stack sends it on a new connection, never into the closed one, and it succeeds with no replay spent. A stack that trusts a pooled connection because a byte is waiting on it (the close_notify) sends the request into it: the server counts what arrives after its close.",
+                    server: ServerScript(
+                        tlsScenario: version.tls,
+                        responses: [MockResponse(body: Data("first".utf8), fault: .closeIdleAfterResponse), ok("second")],
+                        tlsMaximumVersion: version.maximum),
+                    resource: ResourceSpec().with {
+                        $0.method = method
+                        if method == "POST" { $0.body = Data("order=1".utf8) }
+                    },
+                    action: .fetchAfterServerClose,
+                    expected: Expectation(
+                        success("second"), journal: JournalExpectation(connections: 2, requests: 2, nothingAfterServerClose: true)))
+            }
+        }
     }
 
     /// The body of `transport.timeout.steady-slow-body`: 192 bytes, twelve throttled writes of 16.

@@ -31,6 +31,8 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     /// The malformation of the last malformed response the server began to send on this connection
     /// (`http09Reply`, `garbageThenClose(5 bytes)`), if any.
     public var malformation: String?
+    /// The bytes the client sent into the connection after the server closed it while idle; absent when none.
+    public var bytesAfterServerClose: Int?
 
     init(_ record: ConnectionRecord) {
         index = record.index
@@ -50,6 +52,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         http2ClientGoAway = record.http2.goAway.map { "\($0.code)" }
         clientCertificate = record.clientCertificate?.presentedSubjects
         malformation = record.malformation.map { "\($0)" }
+        bytesAfterServerClose = record.bytesAfterClose > 0 ? record.bytesAfterClose : nil
         http2ClientResets = record.http2.resets.isEmpty ? nil : record.http2.resets.map { "\($0.streamID) \($0.code)" }
     }
 }

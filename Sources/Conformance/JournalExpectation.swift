@@ -10,13 +10,20 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
     public var noApplicationBytes: Bool?
     /// When set, every connection that carried a request spoke HTTP/2 (`true`) or HTTP/1.1 (`false`).
     public var http2: Bool?
+    /// When `true`, no byte reached a connection after the server closed it while idle: the client never sent a
+    /// request into a connection it could know was closed.
+    public var nothingAfterServerClose: Bool?
 
     /// Creates an expectation.
-    public init(connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil, http2: Bool? = nil) {
+    public init(
+        connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil, http2: Bool? = nil,
+        nothingAfterServerClose: Bool? = nil
+    ) {
         self.connections = connections
         self.requests = requests
         self.noApplicationBytes = noApplicationBytes
         self.http2 = http2
+        self.nothingAfterServerClose = nothingAfterServerClose
     }
 
     /// Nothing is checked.
@@ -41,6 +48,10 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         }
         if let http2, let other = journal.first(where: { $0.requests > 0 && ($0.http2 ?? false) != http2 }) {
             lines.append("journal: expected every request over \(http2 ? "HTTP/2" : "HTTP/1.1"), connection \(other.index) was not")
+        }
+        if nothingAfterServerClose == true, let late = journal.first(where: { ($0.bytesAfterServerClose ?? 0) > 0 }) {
+            lines.append(
+                "journal: connection \(late.index) received \(late.bytesAfterServerClose ?? 0) bytes after the server had closed it")
         }
         return lines
     }

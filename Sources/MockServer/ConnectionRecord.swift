@@ -66,6 +66,9 @@ public struct ConnectionRecord: Sendable {
     public internal(set) var sessionReused: Bool = false
     /// The bytes of HTTP the client sent (decrypted under TLS), including unread bytes counted when read.
     public internal(set) var applicationBytesReceived: Int = 0
+    /// The bytes of HTTP (decrypted under TLS) the client sent after the server closed the connection with
+    /// ``MockFault/Effect/closeIdle``: a request sent into a connection the server had closed.
+    public internal(set) var bytesAfterClose: Int = 0
     /// How many requests were read (complete or cut short) on this connection.
     public internal(set) var requestCount: Int = 0
     /// The fault that fired on this connection, if any. A response's ``MockResponse/Malformation`` is its shape,

@@ -11,7 +11,7 @@ extension MockFault {
     /// New effects may be added; switch with a `default`.
     public struct Effect: Sendable, Hashable, CustomStringConvertible {
         enum Base: Sendable, Hashable {
-            case close, reset, stall, closeWithoutCloseNotify
+            case close, reset, stall, closeWithoutCloseNotify, closeIdle
             case respond, plaintextReply, fatalAlert
             case resetStream(HTTP2ErrorCode), goAway(lastStreamID: Int?, code: HTTP2ErrorCode), zeroWindow
             case http2Violation(HTTP2Violation)
@@ -29,6 +29,11 @@ extension MockFault {
         public static let stall = Effect(.stall)
         /// Close (FIN) without a TLS `close_notify` alert, even between messages (plain HTTP: a normal close).
         public static let closeWithoutCloseNotify = Effect(.closeWithoutCloseNotify)
+        /// Close as a server whose keep-alive timeout ran out: `close_notify` and FIN, then go on reading until the
+        /// client closes its side (at most 10 seconds), counting what still arrives in
+        /// ``ConnectionRecord/bytesAfterClose``: a request a client sent into a connection it took for alive. On
+        /// HTTP/2 the same, after the session's streams are done.
+        public static let closeIdle = Effect(.closeIdle)
 
         // MARK: Answering out of turn
         /// Send the scripted response now, before the request was read to its end, then close: the server that
@@ -81,6 +86,7 @@ extension MockFault {
             case .reset: "reset"
             case .stall: "stall"
             case .closeWithoutCloseNotify: "closeWithoutCloseNotify"
+            case .closeIdle: "closeIdle"
             case .respond: "respond"
             case .plaintextReply: "plaintextReply"
             case .fatalAlert: "fatalAlert"

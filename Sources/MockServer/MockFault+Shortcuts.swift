@@ -60,6 +60,9 @@ extension MockFault {
     /// Send the response, then close without a TLS `close_notify` alert (plain HTTP: a normal close):
     /// `(.closeWithoutCloseNotify, .afterResponse)`.
     public static let closeWithoutCloseNotify = MockFault(.closeWithoutCloseNotify, .afterResponse)
+    /// Send the response (keep-alive: no `Connection: close`), then close as an idle server does, counting any bytes
+    /// the client still sends: `(.closeIdle, .afterResponse)`.
+    public static let closeIdleAfterResponse = MockFault(.closeIdle, .afterResponse)
 
     /// The name of the shortcut equal to this fault, if there is one.
     var shortcutName: String? {
@@ -83,6 +86,7 @@ extension MockFault {
         case (.reset, .afterResponseBodyBytes(let count)): "resetAfterBodyBytes(\(count))"
         case (.stall, .afterResponseBodyBytes(let count)): "stallAfterBodyBytes(\(count))"
         case (.closeWithoutCloseNotify, .afterResponse): "closeWithoutCloseNotify"
+        case (.closeIdle, .afterResponse): "closeIdleAfterResponse"
         default: nil
         }
     }

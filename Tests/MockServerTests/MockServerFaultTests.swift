@@ -23,6 +23,29 @@ struct MockServerFaultTests: ServerTests {
         return "@" + url.path
     }
 
+    @Test("closeIdleAfterResponse answers with keep-alive, closes, and counts what the client sends after the close")
+    func closeIdleCountsBytesSentAfterTheClose() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("first".utf8), fault: .closeIdleAfterResponse))
+        let fd = try RawClient.connectIdle(port: server.port)
+        defer { close(fd) }
+        _ = "GET / HTTP/1.1\r\n\r\n".withCString { send(fd, $0, 18, Int32(MSG_NOSIGNAL)) }
+        var reply = [UInt8](repeating: 0, count: 4096)
+        var received: [UInt8] = []
+        // The response, then the FIN: read until it.
+        while case let count = recv(fd, &reply, reply.count, 0), count > 0 { received += reply[0..<count] }
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("first") && !text.lowercased().contains("connection: close"), "\(text)")
+        #expect(try server.waitForClose(ofConnection: 0).closedBy == .server)
+
+        _ = "GET /late HTTP/1.1\r\n\r\n".withCString { send(fd, $0, 22, Int32(MSG_NOSIGNAL)) }
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while server.journal[0].bytesAfterClose < 22, Date() < deadline { usleep(10_000) }
+        #expect(server.journal[0].bytesAfterClose == 22)
+        #expect(server.journal[0].requestCount == 1)
+    }
+
     @Test("closeWithNoReply is an empty reply to curl")
     func closeWithNoReplyIsAnEmptyReply() throws {
         let (result, server) = try curlExit(.closeWithNoReply)

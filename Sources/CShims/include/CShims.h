@@ -14,6 +14,7 @@ CURLcode cshims_easy_setopt_ptr(CURL *handle, CURLoption option, const void *val
 CURLcode cshims_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback);
 CURLcode cshims_easy_setopt_ssl_ctx_function(CURL *handle, curl_ssl_ctx_callback callback);
 CURLcode cshims_easy_setopt_prereq_function(CURL *handle, curl_prereq_callback callback);
+CURLcode cshims_easy_setopt_sockopt_function(CURL *handle, curl_sockopt_callback callback);
 CURLcode cshims_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
 CURLcode cshims_easy_setopt_debug_function(CURL *handle, curl_debug_callback callback);
 CURLcode cshims_easy_setopt_read_function(CURL *handle, curl_read_callback callback);

@@ -15,6 +15,7 @@ extension CaseAction {
         case .asyncFetchInCancelledTask: CancelledTaskFetchDriver()
         case .releaseStackInFlight, .releaseStackWhileRetryWaits: nil
         case .sequential(let count): SequentialFetchDriver(count: count)
+        case .fetchAfterServerClose: ServerCloseFetchDriver()
         case .fetchReconfigureFetch: ReconfigureDriver()
         case .cancelWhileRetryWaits(let probePath, let retryDelay): RetryWaitCancelDriver(probePath: probePath, retryDelay: retryDelay)
         case .concurrent(let paths): ConcurrentFetchDriver(paths: paths)

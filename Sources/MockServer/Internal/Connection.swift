@@ -83,6 +83,8 @@ final class Connection {
             finish(by: .server, kind: .fin, closeNotify: false)
         case .closeWithoutCloseNotify:
             finish(by: .server, kind: .fin, closeNotify: false)
+        case .closeIdle:
+            closeIdle()
         case .close, .respond, .goAway:
             finish(by: .server, kind: .fin, closeNotify: !midMessage)
         }
@@ -106,6 +108,44 @@ final class Connection {
         buffer.append(contentsOf: scratch[0..<count])
         if core.tls == nil { unreportedBytes += count }
         return true
+    }
+
+    /// Sends `close_notify` and FIN, then counts the application bytes the client still sends (decrypted: the
+    /// client's own `close_notify` in answer is no request) until it closes its side, shutdown comes, or 10 seconds
+    /// pass.
+    func closeIdle() {
+        if let ssl, handshakeDone { SSL_shutdown(ssl) }
+        shutdown(fd, Int32(SHUT_WR))
+        // Closed as far as the client can tell: the journal says so now, while the server still listens.
+        core.updateConnection(index) {
+            $0.closedBy = .server
+            $0.closeKind = .fin
+        }
+        let before = buffer.count
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !core.isShuttingDown {
+            guard Socket.waitReadable(fd, milliseconds: 50) else { continue }
+            guard readMore() else { break }
+        }
+        let late = buffer[before...]
+        // Over HTTP/2 only what carries a request counts: a SETTINGS acknowledgement or a PING is no request.
+        let received = applicationProtocol == "h2" ? Self.requestFrameBytes(in: late) : late.count
+        core.updateConnection(index) { $0.bytesAfterClose += received }
+        finish(by: .server, kind: .fin, closeNotify: false)
+    }
+
+    /// The bytes of the HTTP/2 frames that carry requests (HEADERS, CONTINUATION, DATA) in what a client sent, frame
+    /// headers included; a frame cut short counts what arrived of it.
+    static func requestFrameBytes(in bytes: ArraySlice<UInt8>) -> Int {
+        var offset = bytes.startIndex
+        var total = 0
+        while bytes.endIndex - offset >= 9 {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            let frame = min(9 + length, bytes.endIndex - offset)
+            if [0x0, 0x1, 0x9].contains(bytes[offset + 3]) { total += frame }
+            offset += frame
+        }
+        return total
     }
 
     /// Holds the connection without sending: returns when the client closes it or shutdown wakes the read.

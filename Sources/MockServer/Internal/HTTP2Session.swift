@@ -77,6 +77,9 @@ final class HTTP2Session {
         nghttp2_option_set_max_send_header_block_length(option, 16 * 1024 * 1024)
         // Window is granted by hand as body bytes arrive, so a fault can stop granting it (zeroWindow).
         nghttp2_option_set_no_auto_window_update(option, 1)
+        // nghttp2 otherwise keeps closed streams for the priority tree, where `isOpen` would still find them: a fault
+        // that waits for its stream to end (`afterResponse`) would wait for the client's next frame.
+        nghttp2_option_set_no_closed_streams(option, 1)
         var created: OpaquePointer?
         guard nghttp2_session_server_new2(&created, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0 else {
             return nil

@@ -17,14 +17,21 @@ final class ConnectionTrust {
     var evidence: TrustVerdict.Evidence?
     /// What the client answered when the server asked it for a certificate; `nil` while it has not asked.
     var clientCertificate: ClientCertificateExchange?
+    /// The connection's socket, when the stack could tell which it is (libcurl's OpenSSL layer keeps it to itself).
+    let socket: ConnectedSocket?
 
-    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer) {
+    init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer, socket: ConnectedSocket?) {
         self.host = host
         self.port = port
         self.context = context
         self.transfer = transfer
         self.currentTransfer = transfer
+        self.socket = socket
     }
+
+    /// Whether the server has closed the connection (its FIN arrived), so that no request may go on it; `false` when
+    /// the socket is unknown.
+    var serverHasClosed: Bool { socket?.peerHasClosed ?? false }
 
     /// The trust record of the connection an `SSL` object belongs to.
     static func of(_ ssl: OpaquePointer?) -> ConnectionTrust? {

@@ -80,6 +80,10 @@ final class CurlEasy {
         try check(cshims_easy_setopt_ssl_ctx_function(handle, callback), CURLOPT_SSL_CTX_FUNCTION)
     }
 
+    func setSocketOptionFunction(_ callback: curl_sockopt_callback) throws(CurlEdgeFailure) {
+        try check(cshims_easy_setopt_sockopt_function(handle, callback), CURLOPT_SOCKOPTFUNCTION)
+    }
+
     func setPreRequestFunction(_ callback: curl_prereq_callback) throws(CurlEdgeFailure) {
         try check(cshims_easy_setopt_prereq_function(handle, callback), CURLOPT_PREREQFUNCTION)
     }

@@ -52,6 +52,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     var trustVerdict: TrustVerdict?
     /// Set by the TLS callbacks when the server asked the connection for a client certificate.
     var clientCertificate: ClientCertificateExchange?
+    /// The socket libcurl last opened for this transfer (the connection its TLS handshake is about to run on).
+    var lastOpenedSocket: Int32?
     /// Set when the request must not go on the connection libcurl chose (it presented another client identity):
     /// the loop starts the transfer over on a new connection.
     var needsNewConnection = false
@@ -63,6 +65,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     private var statusLines = 0
     private var statusLinesAtLastRequest: Int?
     private var replays = 0
+    /// The two counts above as they were before the last request started, to take back a send that never happened.
+    private var countsBeforeLastRequest: (statusLines: Int?, replays: Int) = (nil, 0)
 
     /// No byte for this long fails the transfer as timed out.
     let idleTimeout: Duration
@@ -140,6 +144,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// The stack sends a request a `GOAWAY` left out again itself (``wasExcludedByGoAway(_:)``). Each send passes
     /// the pre-request callback, so the one bound for both is kept here.
     func startingRequest() -> Bool {
+        countsBeforeLastRequest = (statusLinesAtLastRequest, replays)
         defer { statusLinesAtLastRequest = statusLines }
         replays = statusLines == statusLinesAtLastRequest ? replays + 1 : 0
         guard replays <= Self.maximumReplays else {
@@ -159,6 +164,16 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// anyway is sent again: an idempotent method (RFC 9110 §9.2.2), and no response head since it was sent.
     func wasExcludedByGoAway(_ code: CURLcode) -> Bool {
         code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled && isIdempotent
+    }
+
+    /// Leaves the connection libcurl chose, which the server closed while it was idle in the pool, for a new one;
+    /// the send that was about to start never happened, so it is not counted against the replay bound. `false`
+    /// after a response (a redirect): starting over would send the first request again, so libcurl goes on.
+    func leaveConnectionClosedByServer() -> Bool {
+        guard heads.head == nil else { return false }
+        (statusLinesAtLastRequest, replays) = countsBeforeLastRequest
+        needsNewConnection = true
+        return true
     }
 
     /// Stops the transfer because the connection a redirect would use presented another client identity.

@@ -22,7 +22,9 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
     }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard case .success(let roots) = transfer.trust.roots.store else { return CURLE_SSL_CACERT_BADFILE }
-    let connection = ConnectionTrust(host: endpoint.host, port: endpoint.port, context: transfer.trust, transfer: transfer)
+    let connection = ConnectionTrust(
+        host: endpoint.host, port: endpoint.port, context: transfer.trust, transfer: transfer,
+        socket: transfer.lastOpenedSocket.flatMap { ConnectedSocket(connected: $0, toPort: endpoint.port) })
     let context = OpaquePointer(sslContext)
     let retained = Unmanaged.passRetained(connection).toOpaque()
     guard SSL_CTX_set_ex_data(context, connectionTrustIndex, retained) == 1 else {
@@ -120,6 +122,12 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
+    // A pooled connection the server closed while it was idle never carries a request (HTTP-19).
+    if case .found(let found) = connection, found.transfer !== transfer, found.serverHasClosed,
+        transfer.leaveConnectionClosedByServer()
+    {
+        return CURL_PREREQFUNC_ABORT
+    }
     let verdict = recheck(transfer, connection)
     if let verdict {
         transfer.trustVerdict = verdict
@@ -178,4 +186,10 @@ private func recheck(_ transfer: CurlTransfer, _ lookup: ConnectionLookup) -> Tr
     // Without a handler, standard validation passed when the connection was made, and nothing can change it.
     guard transfer.trust.handler != nil else { return nil }
     return transfer.trust.judge(evidence, reused: true)
+}
+
+/// Notes each socket libcurl opens for a transfer, so that the connection's trust record knows its socket.
+let socketOpenedCallback: curl_sockopt_callback = { clientp, descriptor, _ in
+    if let clientp { Unmanaged<CurlTransfer>.fromOpaque(clientp).takeUnretainedValue().lastOpenedSocket = descriptor }
+    return Int32(CURL_SOCKOPT_OK)
 }

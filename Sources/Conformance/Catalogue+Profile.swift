@@ -11,7 +11,7 @@ extension Catalogue {
     /// Requirements forbid, and the chains strict verification must still accept, each with its roots named public;
     /// then a few of them again under the same roots as private ones, where only RFC 5280's and the security rules
     /// apply. Every case needs ``SubjectFeature/strictValidationProfile``: a stack that does not apply the rules SKIPs
-    /// them.
+    /// them; a stack that declares it is held to all of them (MUST).
     static var profile: [ConformanceCase] {
         guard let fixtures = try? FixtureCatalogue.locate(),
             let data = try? Data(contentsOf: fixtures.directory.appendingPathComponent("manifest.json")),
@@ -64,7 +64,6 @@ extension Catalogue {
                 : "strict validation refuses \(scenario.name) (\(verdict)) with \(URLErrorName.describe(code.rawValue))")
                 + (publicRoots ? "" : " under a private root"),
             rules: verdict == "valid" ? ["TRUST-8"] : ["TRUST-8", "ERR-13", "TRUST-3"],
-            level: .should,
             explanation: "\(scenario.description ?? scenario.name). No handler, the default (strict) profile, \(roots): "
                 + (verdict == "valid"
                     ? "the fetch succeeds."

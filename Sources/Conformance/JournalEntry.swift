@@ -10,6 +10,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     public var requests: Int
     /// Bytes of HTTP received (decrypted under TLS).
     public var applicationBytesReceived: Int
+    /// The bytes of requests received: over HTTP/1.1 every byte of HTTP, over HTTP/2 the frames that carry requests
+    /// (`HEADERS`, `CONTINUATION`, `DATA`), not the connection preface or `SETTINGS` (TRUST-3).
+    public var requestBytesReceived: Int
     /// `client`, `server`, or nil while open.
     public var closedBy: String?
     /// `fin`, `reset`, or nil while open.
@@ -44,6 +47,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         }
         requests = record.requestCount
         applicationBytesReceived = record.applicationBytesReceived
+        requestBytesReceived = record.applicationProtocol == "h2" ? record.http2.requestFrameBytes : record.applicationBytesReceived
         closedBy = record.closedBy.map { $0 == .client ? "client" : "server" }
         closeKind = record.closeKind.map { $0 == .fin ? "fin" : "reset" }
         fault = record.fault.map { "\($0)" }

@@ -6,7 +6,8 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
     public var connections: Int?
     /// Requests the server read, over all connections (the number of attempts that reached it).
     public var requests: Int?
-    /// When `true`, no connection received a single byte of HTTP (a TLS refusal leaked nothing).
+    /// When `true`, no connection received a single byte of a request (a TLS refusal leaked nothing): over HTTP/2
+    /// the connection preface and the client's `SETTINGS` are no request bytes (TRUST-3).
     public var noApplicationBytes: Bool?
     /// When set, every connection that carried a request spoke HTTP/2 (`true`) or HTTP/1.1 (`false`).
     public var http2: Bool?
@@ -42,9 +43,9 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         if let requests, requests != requestCount {
             lines.append("journal: expected \(requests) requests, got \(requestCount)")
         }
-        let bytes = journal.reduce(0) { $0 + $1.applicationBytesReceived }
+        let bytes = journal.reduce(0) { $0 + $1.requestBytesReceived }
         if noApplicationBytes == true, bytes != 0 {
-            lines.append("journal: expected no application byte at the server, got \(bytes)")
+            lines.append("journal: expected no request byte at the server, got \(bytes)")
         }
         if let http2, let other = journal.first(where: { $0.requests > 0 && ($0.http2 ?? false) != http2 }) {
             lines.append("journal: expected every request over \(http2 ? "HTTP/2" : "HTTP/1.1"), connection \(other.index) was not")

@@ -37,8 +37,9 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let verificationTime = SubjectFeature(rawValue: "verification-time")
     /// Host names other than `localhost` can be pointed at the loopback server (libcurl's `CURLOPT_RESOLVE`).
     public static let resolveOverrides = SubjectFeature(rawValue: "resolve-overrides")
-    /// The stack's default validation applies the strict validation profile (`docs/validation.md`): it refuses
-    /// chains OpenSSL's standard verification accepts but RFC 5280 or the Baseline Requirements forbid.
+    /// The stack's default validation applies the strict validation profile (`docs/validation.md`, TRUST-8): it refuses
+    /// chains OpenSSL's standard verification accepts but RFC 5280 forbids, and, when they end at a public root
+    /// (``StackEnvironment/trustedRootsArePublic``), what the Baseline Requirements forbid.
     public static let strictValidationProfile = SubjectFeature(rawValue: "strict-validation-profile")
     /// The stack can be given the largest response body it accepts, after `Content-Encoding` is decoded
     /// (``StackEnvironment/maximumResponseSize``; HTTP-15).

@@ -32,6 +32,10 @@ public struct HTTP2ClientFrames: Sendable, Hashable {
     public internal(set) var resets: [StreamReset] = []
     /// The client's `GOAWAY`, if it sent one.
     public internal(set) var goAway: GoAway?
+    /// The bytes of the frames that carry requests (`HEADERS`, `CONTINUATION`, `DATA`), frame headers included: what
+    /// of the client's bytes is a request, without the connection preface and the connection's own frames
+    /// (`SETTINGS`, `WINDOW_UPDATE`, `PING`, …).
+    public internal(set) var requestFrameBytes = 0
 
     init() {}
 }

@@ -25,7 +25,9 @@ extension MockFault {
         public static let close = Effect(.close)
         /// Reset the connection (RST).
         public static let reset = Effect(.reset)
-        /// Neither read nor write again, until the client gives up or the server shuts down.
+        /// Neither read nor write again, until the client gives up or the server shuts down. On HTTP/2 the stream
+        /// is held, not the connection: its response (or the rest of it) never comes, and the connection's other
+        /// streams are served.
         public static let stall = Effect(.stall)
         /// Close (FIN) without a TLS `close_notify` alert, even between messages (plain HTTP: a normal close).
         public static let closeWithoutCloseNotify = Effect(.closeWithoutCloseNotify)

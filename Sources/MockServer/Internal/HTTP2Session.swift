@@ -242,6 +242,14 @@ final class HTTP2Session {
     }
 
     private static func install(_ callbacks: OpaquePointer) {
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
+            guard let header, let user else { return 0 }
+            // DATA, HEADERS and CONTINUATION carry requests; the rest is the connection's own business.
+            if [0x0, 0x1, 0x9].contains(header.pointee.type) {
+                Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue().clientFrames.requestFrameBytes += 9 + header.pointee.length
+            }
+            return 0
+        }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
             guard let frame, let user, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
                 frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST

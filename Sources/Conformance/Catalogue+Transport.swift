@@ -183,6 +183,20 @@ extension Catalogue {
                 server: .plain(.fault(.resetWithNoReply), ok("second")), resource: .intercepted(.policy(.maxRetries(1))),
                 expected: Expectation(success("second"), journal: JournalExpectation(connections: 2, requests: 2))))
         cases += idleClose
+        cases.append(
+            ConformanceCase(
+                id: "transport.keep-alive-lost.post-not-sent-again",
+                title: "a POST whose kept-alive connection closes after reading it is not sent again: url(networkConnectionLost)",
+                rules: ["HTTP-22"],
+                explanation:
+                    "The server answers a first POST on a keep-alive connection, then reads a second POST on the same connection and closes it without a reply. The server may have acted on it: the stack fails the fetch with networkConnectionLost and never sends the POST again, on that connection or another (RFC 9110 §9.2.2). A stack that resends any request lost on a reused connection sends it twice.",
+                server: .plain(ok("first"), .fault(.closeWithNoReply), ok("third")),
+                resource: ResourceSpec().with {
+                    $0.method = "POST"
+                    $0.body = Data("order=1".utf8)
+                },
+                action: .sequential(2),
+                expected: Expectation(url(.networkConnectionLost), journal: .requests(2))))
         return cases
     }
 

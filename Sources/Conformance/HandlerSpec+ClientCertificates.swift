@@ -38,6 +38,18 @@ extension HandlerSpec {
         }
     }
 
+    /// Presents one client scenario's identity until ``CaseAction/fetchReconfigureFetch`` reconfigures it, then
+    /// another's: two identities the same server accepts.
+    package static func presentingThenSwitching(from first: String, to second: String) -> HandlerSpec {
+        HandlerSpec(
+            name: "presenting(\(first)), then \(second)", readsVerifiedChain: false, judgesServers: false, answersClientCertificates: true
+        ) { fixtures in
+            let next = try fixtures.clientIdentity(second)
+            let handler = SwitchableClientIdentity(try fixtures.clientIdentity(first))
+            return ReconfigurableChallengeHandler(wrapped: handler) { handler.present(next) }
+        }
+    }
+
     /// Pins the server to a key of no certificate, and presents a client scenario's identity to any server it trusts.
     package static func pinningUnknownKeyPresenting(_ scenario: String) -> HandlerSpec {
         HandlerSpec(name: "pin an unknown key, presenting(\(scenario))", readsVerifiedChain: true, answersClientCertificates: true) {

@@ -97,7 +97,7 @@ extension CurlTransfer {
         clientCertificate = nil
         // Starting over is safe only before any response: after one (a redirect), it would send the first request
         // again, a POST included, so the fetch fails instead.
-        if heads.head == nil { needsNewConnection = true } else { stopForAnotherIdentity() }
+        if heads.head == nil { startOverOnNewConnection() } else { stopForAnotherIdentity() }
         return false
     }
 }

@@ -61,6 +61,10 @@ struct CurlRequestSetup {
         try easy.set(CURLOPT_WRITEDATA, pointer: transfer)
         try easy.set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         try easy.set(CURLOPT_HEADERDATA, pointer: transfer)
+        // Every send passes the pre-request check, plain HTTP too: the replay bound (HTTP-18) and no resend of a
+        // request that is not idempotent (HTTP-22); over TLS it also judges a reused connection again.
+        try easy.setPreRequestFunction(preRequestCallback)
+        try easy.set(CURLOPT_PREREQDATA, pointer: transfer)
         // libcurl keeps a custom method (PUT, DELETE, …) across every redirect, even a 303 that asks for a GET,
         // so such requests see their 3xx instead of being replayed somewhere else.
         let redirects = configuration.redirects

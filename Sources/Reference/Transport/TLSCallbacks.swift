@@ -120,7 +120,7 @@ private let stapledResponseCallback: @convention(c) (OpaquePointer?, UnsafeMutab
 let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     guard let userdata else { return CURL_PREREQFUNC_ABORT }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    guard transfer.startingRequest() else { return CURL_PREREQFUNC_ABORT }
+    guard transfer.startingRequest(overHTTP2: speaksHTTP2(transfer)) else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
     // A pooled connection the server closed while it was idle never carries a request (HTTP-19).
     if case .found(let found) = connection, found.transfer !== transfer, found.serverHasClosed,
@@ -141,6 +141,18 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     transfer.clientCertificate = connection.clientCertificate
     guard connection.transfer !== transfer else { return CURL_PREREQFUNC_OK }
     return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+}
+
+/// Whether the connection a transfer is about to use speaks HTTP/2 (ALPN chose `h2`); plain HTTP never does here.
+private func speaksHTTP2(_ transfer: CurlTransfer) -> Bool {
+    guard let info = transfer.easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
+        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
+    else { return false }
+    var selected: UnsafePointer<UInt8>?
+    var length: UInt32 = 0
+    SSL_get0_alpn_selected(OpaquePointer(ssl), &selected, &length)
+    guard let selected, length == 2 else { return false }
+    return selected[0] == UInt8(ascii: "h") && selected[1] == UInt8(ascii: "2")
 }
 
 /// The connection a transfer is about to use, as the pre-request check finds it.

@@ -71,8 +71,6 @@ final class TLSTrustContext: Sendable {
             try easy.set(CURLOPT_CAPATH, pointer: nil)
             try easy.setSSLContextFunction(sslContextCallback)
             try easy.set(CURLOPT_SSL_CTX_DATA, pointer: transfer)
-            try easy.setPreRequestFunction(preRequestCallback)
-            try easy.set(CURLOPT_PREREQDATA, pointer: transfer)
             try easy.setSocketOptionFunction(socketOpenedCallback)
             try easy.set(CURLOPT_SOCKOPTDATA, pointer: transfer)
         } catch {

@@ -26,7 +26,7 @@ struct TransferFailure {
         switch stop {
         case .bodyTooLarge: return .dataLengthExceedsMaximum
         case .headTooLarge: return .badServerResponse
-        case .replaysExhausted: return .networkConnectionLost
+        case .replaysExhausted, .lostAfterSending: return .networkConnectionLost
         case .connectionPresentedAnotherIdentity: return .secureConnectionFailed
         case nil: break
         }
@@ -102,6 +102,12 @@ struct TransferFailure {
                 library: "Reference", code: Int(code.rawValue),
                 message:
                     "a redirect would have reused a connection that presented another client identity than the handler chooses now; starting over would send the first request again"
+            )
+        case .lostAfterSending:
+            return TransportFailure(
+                library: "Reference", code: Int(code.rawValue),
+                message:
+                    "the connection was lost after the request was written, with no response; a request that is not idempotent is not sent again, since the server may have acted on it"
             )
         case nil:
             if verdict?.isAccepted ?? true, let exchange = clientCertificate, exchange.isRefusal {

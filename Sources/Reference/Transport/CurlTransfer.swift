@@ -29,6 +29,9 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         /// A redirect would have gone on a pooled connection that presented another client identity than the
         /// handler chooses now, and starting over would send the first request again.
         case connectionPresentedAnotherIdentity
+        /// libcurl was about to send a request that is not idempotent again over HTTP/1.1, after its connection was
+        /// lost with no response: the server may have acted on it (HTTP-22).
+        case lostAfterSending
     }
 
     /// The most times a request is sent again with no response in between (HTTP-18).
@@ -143,10 +146,18 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// policy, when an HTTP/2 stream is refused or a reused connection turns out dead; no option turns that off.
     /// The stack sends a request a `GOAWAY` left out again itself (``wasExcludedByGoAway(_:)``). Each send passes
     /// the pre-request callback, so the one bound for both is kept here.
-    func startingRequest() -> Bool {
+    ///
+    /// Over HTTP/1.1 libcurl also resends a request whose reused connection died after it was written, whatever its
+    /// method: a request that is not idempotent stops there instead (HTTP-22). Over HTTP/2 libcurl resends only
+    /// streams the server refused, which it provably did not process (HTTP-18).
+    func startingRequest(overHTTP2: Bool) -> Bool {
         countsBeforeLastRequest = (statusLinesAtLastRequest, replays)
         defer { statusLinesAtLastRequest = statusLines }
         replays = statusLines == statusLinesAtLastRequest ? replays + 1 : 0
+        if replays > 0, !isIdempotent, !overHTTP2 {
+            stop = .lostAfterSending
+            return false
+        }
         guard replays <= Self.maximumReplays else {
             stop = .replaysExhausted(sends: replays)
             return false
@@ -171,9 +182,15 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// after a response (a redirect): starting over would send the first request again, so libcurl goes on.
     func leaveConnectionClosedByServer() -> Bool {
         guard heads.head == nil else { return false }
+        startOverOnNewConnection()
+        return true
+    }
+
+    /// Starts the transfer over on a new connection before its request went out on the one libcurl chose: that send
+    /// never happened, so it counts neither against the replay bound nor as a resend.
+    func startOverOnNewConnection() {
         (statusLinesAtLastRequest, replays) = countsBeforeLastRequest
         needsNewConnection = true
-        return true
     }
 
     /// Stops the transfer because the connection a redirect would use presented another client identity.

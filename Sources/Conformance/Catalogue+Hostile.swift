@@ -68,6 +68,10 @@ extension Catalogue {
                 MockResponse(status: 200, headers: [("X-Big", String(repeating: "a", count: 120 * 1024))], body: Data("x".utf8))
             ),
             (
+                "status-line", "a status line of 120 KiB (a long reason phrase)",
+                MockResponse(status: 200, reason: String(repeating: "r", count: 120 * 1024), body: Data("x".utf8))
+            ),
+            (
                 "many-fields", "300 header fields of 1000 bytes (about 300 KiB)",
                 MockResponse(
                     status: 200, headers: (0..<300).map { ("X-Field-\($0)", String(repeating: "b", count: 1000)) }, body: Data("x".utf8))

@@ -6,8 +6,10 @@ import NetworkCore
 /// `curl_easy_init` plus `curl_easy_cleanup`, which every request otherwise pays.
 ///
 /// A reset handle keeps nothing a transfer set (options, lists, callbacks); what libcurl keeps across a reset
-/// is harmless here: connections live in the multi handle's cache, and the stack never turns on libcurl's
-/// TLS session cache, cookies, HSTS or alt-svc.
+/// is harmless here (connections live in the multi handle's cache, and the stack never turns on libcurl's TLS
+/// session cache, cookies, HSTS or alt-svc), except the last socket error: `curl_easy_reset` leaves
+/// `CURLINFO_OS_ERRNO` as it was, and the failure mapping reads it. A handle whose transfer ended on a socket error
+/// is cleaned up, never kept, so the next transfer's error is its own.
 final class CurlEasyPool: Sendable {
     /// Enough for the transfers a busy stack runs at once; more are cleaned up rather than kept.
     static let capacity = 64
@@ -24,6 +26,10 @@ final class CurlEasyPool: Sendable {
 
     /// Takes back a handle that no multi handle holds any more: resets it for the next transfer, or cleans it up.
     func give(_ handle: UnsafeMutableRawPointer) {
+        var socketError = 0
+        guard cshims_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &socketError) == CURLE_OK, socketError == 0 else {
+            return curl_easy_cleanup(handle)
+        }
         curl_easy_reset(handle)
         let kept = idle.withLock { idle -> Bool in
             guard idle.count < Self.capacity else { return false }

@@ -236,7 +236,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
             let failure = TransferFailure(
                 code: code, message: easy.message(for: code), stop: stop, verdict: trustVerdict,
                 clientCertificate: clientCertificate, head: heads.head,
-                socketError: easy.long(CURLINFO_OS_ERRNO) ?? 0)
+                socketError: easy.long(CURLINFO_OS_ERRNO) ?? 0, requestSent: (easy.long(CURLINFO_REQUEST_SIZE) ?? 0) > 0)
             return .failure(URLError(failure.urlErrorCode, failure: failure.transportFailure, url: url))
         }
         guard let head, heads.isComplete, head.status > 0 else {

@@ -20,6 +20,8 @@ struct TransferFailure {
     let head: ResponseHead?
     /// libcurl's `CURLINFO_OS_ERRNO`: the socket error behind a receive failure, 0 when there was none.
     let socketError: Int
+    /// Whether the request went out (`CURLINFO_REQUEST_SIZE` above 0): what failed after it was the response.
+    let requestSent: Bool
 
     /// The `URLError` code Apple's `URLSession` gives for the same failure.
     var urlErrorCode: URLError.Code {
@@ -61,8 +63,9 @@ struct TransferFailure {
             return .networkConnectionLost
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP3: return .badServerResponse
         case CURLE_OUT_OF_MEMORY:
-            // libcurl 7.88 reports a response header line over its 100 KiB limit as out of memory.
-            return head != nil ? .badServerResponse : .cannotLoadFromNetwork
+            // libcurl 7.88 reports a response line over its 100 KiB limit as out of memory, a status line (no head
+            // yet) as well as a header line: once the request went out, it is the server's bytes that did it.
+            return head != nil || requestSent ? .badServerResponse : .cannotLoadFromNetwork
         case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
         case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData

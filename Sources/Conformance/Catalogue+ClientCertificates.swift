@@ -7,7 +7,9 @@ extension Catalogue {
     /// Servers that ask who the client is (TLS client authentication), under TLS 1.2 and TLS 1.3: the client's
     /// answer through its handler, and the code of every refusal.
     static var clientCertificates: [ConformanceCase] {
-        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [reuseWithAnotherIdentity, reuseWithADifferentIdentity, reuseWithAnIdentityAfterNone]
+        [MockServer.TLS.Version.tls12, .tls13].flatMap(clientCertificateCases) + [
+            reuseWithAnotherIdentity, reuseWithADifferentIdentity, reuseWithAnIdentityAfterNone,
+        ]
             + postHandshake
     }
 
@@ -133,7 +135,8 @@ extension Catalogue {
             rules: ["TRUST-12"],
             explanation:
                 "The server (TLS 1.3) asks for a client certificate and accepts both identities issued under root A. The first fetch presents client-valid; the handler is then reconfigured to present client-valid-2, and a second fetch follows: it must go on a new connection, which presents client-valid-2. A stack that only checks that the pooled connection presented an identity, not which, sends it as client-valid.",
-            server: asking(.optional, .tls13), stack: StackSetup(handler: .presentingThenSwitching(from: "client-valid", to: "client-valid-2")),
+            server: asking(.optional, .tls13),
+            stack: StackSetup(handler: .presentingThenSwitching(from: "client-valid", to: "client-valid-2")),
             action: .fetchReconfigureFetch,
             expected: Expectation(
                 success(), journal: JournalExpectation(connections: 2, requests: 2),

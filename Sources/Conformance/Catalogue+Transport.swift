@@ -190,7 +190,8 @@ extension Catalogue {
                 rules: ["ERR-11"],
                 explanation:
                     "Two fetches on one stack: the first is reset by the server after the request (url, its own code), the second gets a chunk-size line that is not hexadecimal. The second's code is decided by its own failure: url(badServerResponse). A stack that reads a socket error left over from an earlier transfer (libcurl's CURLINFO_OS_ERRNO survives curl_easy_reset on a pooled handle) reports networkConnectionLost.",
-                server: .plain(.fault(.resetWithNoReply), .malformed(.malformedChunkSize)), resource: ResourceSpec().with { $0.timeout = 1 },
+                server: .plain(.fault(.resetWithNoReply), .malformed(.malformedChunkSize)),
+                resource: ResourceSpec().with { $0.timeout = 1 },
                 action: .sequential(2),
                 expected: Expectation(url(.badServerResponse), journal: .requests(2))))
         cases.append(

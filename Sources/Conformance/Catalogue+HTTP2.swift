@@ -127,6 +127,18 @@ extension Catalogue {
                     success("second"), journal: JournalExpectation(connections: 2, requests: 2),
                     checks: [.hooks(["a.make", "a.scheduled", "a.success"])])),
             ConformanceCase(
+                id: "http2.goaway.processed-post-not-sent-again",
+                title: "a POST a GOAWAY counts as processed is not sent again: url(networkConnectionLost)",
+                rules: ["HTTP-18", "HTTP-22"],
+                explanation:
+                    "The server reads a POST on stream 1, then sends GOAWAY (INTERNAL_ERROR) with last-stream-id 1 and closes: the stream may have been processed, and no response came. The stack must not send the POST again, on any connection: the fetch fails with networkConnectionLost, and the server read the POST once.",
+                requires: [.http2], server: h2(MockResponse(fault: MockFault(.goAway(lastStreamID: 1, .internalError), .afterRequest)), ok("second")),
+                resource: ResourceSpec().with {
+                    $0.method = "POST"
+                    $0.body = Data("order=1".utf8)
+                },
+                expected: Expectation(url(.networkConnectionLost), journal: .requests(1))),
+            ConformanceCase(
                 id: "http2.goaway.unprocessed-bounded",
                 title: "a request the server never processes is sent three times in all, then url(networkConnectionLost)",
                 rules: ["HTTP-18"],

@@ -27,6 +27,17 @@ extension Catalogue {
                 "crl.expired", "a held revocation list past its nextUpdate is not used as proof: the chain is refused",
                 rules: ["TRUST-14"], Setup(listFiles: lists("crl-expired.pem")), "invalid-revocation-data"),
             revocationCase(
+                "crl.intermediate-revoked", "an intermediate the root's held list revokes is refused as revoked",
+                rules: ["TRUST-13"], Setup(listFiles: lists("root-crl-revoked.pem")), "revoked"),
+            revocationCase(
+                "crl.intermediate-revoked.chain-coverage",
+                "with lists held for every certificate, an intermediate the root's list revokes is refused though the leaf is not",
+                rules: ["TRUST-13"], Setup(listFiles: lists("crl-good.pem", "root-crl-revoked.pem"), listCoverage: .chain), "revoked"),
+            revocationCase(
+                "crl.unusable.leaf-coverage",
+                "a held list for the leaf that covers some reasons only does not meet a policy that requires one for the leaf",
+                rules: ["TRUST-15"], Setup(listFiles: lists("crl-partial.pem"), listCoverage: .leaf), "revocation-unavailable"),
+            revocationCase(
                 "crl.unusable", "a held list from the leaf's issuer that covers some reasons only cannot show it unrevoked: refused",
                 rules: ["TRUST-15"], Setup(listFiles: lists("crl-partial.pem")), "revocation-unavailable"),
             revocationCase(
@@ -73,6 +84,10 @@ extension Catalogue {
                 // Its thisUpdate is when the fixtures were made, years after 2020; the certificates are valid from 2020.
                 at: ISO8601DateFormatter().date(from: "2020-06-01T00:00:00Z")),
             revocationCase(
+                "staple.delegated-without-ocsp-signing",
+                "a response signed by a responder the issuer certified without extendedKeyUsage OCSPSigning refuses the server",
+                rules: ["TRUST-14"], Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-delegated-no-eku.der"),
+            revocationCase(
                 "staple.wrong-responder", "a response signed by a key the issuer never certified refuses the server",
                 rules: ["TRUST-14"], Setup(stapling: .checkedWhenStapled), "invalid-revocation-data", staple: "ocsp-wrong-responder.der"),
             revocationCase(
@@ -82,11 +97,18 @@ extension Catalogue {
                 "staple.missing.required", "a server that staples nothing is refused when the policy requires a staple",
                 rules: ["TRUST-15"], Setup(stapling: .required), "revocation-unavailable"),
             revocationCase(
+                "staple.missing.required.tls12", "over TLS 1.2, a server that staples nothing is refused when the policy requires a staple",
+                rules: ["TRUST-15"], Setup(stapling: .required), "revocation-unavailable", tls12: true),
+            revocationCase(
                 "staple.missing.optional", "a server that staples nothing is accepted when stapling is only checked",
                 rules: ["TRUST-15"], Setup(stapling: .checkedWhenStapled), nil),
             revocationCase(
                 "must-staple.missing", "a must-staple leaf whose server staples nothing is refused", rules: ["TRUST-15"],
                 Setup(stapling: .checkedWhenStapled), "revocation-unavailable", scenario: "revocation-must-staple"),
+            revocationCase(
+                "must-staple.missing.tls12", "over TLS 1.2, a must-staple leaf whose server staples nothing is refused",
+                rules: ["TRUST-15"], Setup(stapling: .checkedWhenStapled), "revocation-unavailable", scenario: "revocation-must-staple",
+                tls12: true),
             revocationCase(
                 "must-staple.stapled", "a must-staple leaf with a good staple is accepted", rules: ["TRUST-15"],
                 Setup(stapling: .checkedWhenStapled), nil, staple: "ocsp-good.der", scenario: "revocation-must-staple"),

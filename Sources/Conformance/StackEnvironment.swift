@@ -39,6 +39,9 @@ public struct StackEnvironment: Sendable {
     public let resourceTimeout: TimeInterval?
     /// The revocation checks to make (`RevocationPolicy.off` unless the case needs ``SubjectFeature/revocation``).
     public let revocation: RevocationPolicy
+    /// The most certificates a verified chain may have above the leaf; a deeper chain is refused. `nil`: the stack's
+    /// own default. Set only by cases that need ``SubjectFeature/maximumChainDepth``.
+    public let maximumChainDepth: Int?
 
     /// Creates an environment (the runner does this for each case).
     public init(
@@ -50,7 +53,8 @@ public struct StackEnvironment: Sendable {
         retryQueue: DispatchQueue,
         maximumResponseSize: Int? = nil,
         resourceTimeout: TimeInterval? = nil,
-        revocation: RevocationPolicy = .off
+        revocation: RevocationPolicy = .off,
+        maximumChainDepth: Int? = nil
     ) {
         self.authenticationChallengeHandler = authenticationChallengeHandler
         self.trustedRootFiles = trustedRootFiles
@@ -61,5 +65,6 @@ public struct StackEnvironment: Sendable {
         self.maximumResponseSize = maximumResponseSize
         self.resourceTimeout = resourceTimeout
         self.revocation = revocation
+        self.maximumChainDepth = maximumChainDepth
     }
 }

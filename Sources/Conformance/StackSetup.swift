@@ -27,6 +27,9 @@ package struct StackSetup: Sendable {
     /// The revocation checks a case turns on (``SubjectFeature/revocation``); `nil`: none.
     package var revocation: Revocation?
 
+    /// The deepest verified chain the stack accepts (``SubjectFeature/maximumChainDepth``); `nil`: its default.
+    package var maximumChainDepth: Int?
+
     /// A ``RevocationPolicy`` as a case writes it: the revocation lists by fixture-relative file.
     package struct Revocation: Sendable {
         /// Fixture-relative CRL files (`revocation/crl-revoked.pem`).
@@ -46,8 +49,10 @@ package struct StackSetup: Sendable {
     /// Creates a setup.
     package init(
         trustedRoots: [String]? = nil, rootsArePublic: Bool = false, handler: HandlerSpec? = nil, verificationTime: Date? = nil,
-        maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil, revocation: Revocation? = nil
+        maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil, revocation: Revocation? = nil,
+        maximumChainDepth: Int? = nil
     ) {
+        self.maximumChainDepth = maximumChainDepth
         self.revocation = revocation
         self.trustedRoots = trustedRoots
         self.rootsArePublic = rootsArePublic
@@ -63,6 +68,7 @@ package struct StackSetup: Sendable {
         if maximumResponseSize != nil { features.insert(.maximumResponseSize) }
         if resourceTimeout != nil { features.insert(.resourceTimeout) }
         if revocation != nil { features.insert(.revocation) }
+        if maximumChainDepth != nil { features.insert(.maximumChainDepth) }
         return features
     }
 

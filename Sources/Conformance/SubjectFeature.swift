@@ -67,11 +67,15 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// search of a client: a stack that verifies one path to a self-signed root only lacks it.
     public static let pathBuilding = SubjectFeature(rawValue: "path-building")
 
+    /// The stack can be given the deepest verified chain it accepts (``StackEnvironment/maximumChainDepth``): a
+    /// deeper one is refused as `chain-too-deep`.
+    public static let maximumChainDepth = SubjectFeature(rawValue: "maximum-chain-depth")
+
     /// The features this version of the suite knows, in the order they are documented.
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding, .maximumChainDepth,
     ]
 
     /// The stable name.

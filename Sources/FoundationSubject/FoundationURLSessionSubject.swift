@@ -37,6 +37,9 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
                 "FoundationNetworking on Linux never delivers a client-certificate challenge (NSURLAuthenticationMethodClientCertificate) to any delegate",
             .resourceTimeout: "this subject keeps URLSessionConfiguration's default timeoutIntervalForResource (seven days)",
             .revocation: "URLSession on Linux has no revocation setting and asks for no stapled OCSP response",
+            .pathBuilding:
+                "URLSession on libcurl verifies the one path OpenSSL builds, to a self-signed root (no partial chains, no other paths)",
+            .maximumChainDepth: "URLSession has no setting for the deepest chain it accepts",
         ]
     }
 

@@ -32,6 +32,7 @@ public struct ReferenceSubject: ConformanceSubject {
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
         configuration.revocation = environment.revocation
+        configuration.maximumChainDepth = environment.maximumChainDepth
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

@@ -22,6 +22,7 @@ struct NIOSubject: ConformanceSubject {
             .strictValidationProfile: "swift-certificates' RFC 5280 policy, not the project's strict profile",
             .clientCertificates: "the NIO stack presents no client certificate",
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
+            .maximumChainDepth: "the NIO stack has no setting for the deepest chain it accepts",
         ]
     }
 

@@ -89,7 +89,8 @@ extension Catalogue {
                 title: "an identity the client's own TLS library refuses to use is secureConnectionFailed (\(tls))", rules: ["ERR-23"],
                 explanation:
                     "The server requires a client certificate. The handler presents an identity on an RSA-1024 key, which OpenSSL at its default security level refuses to present: the client's configuration failed, the server refused nothing. The fetch fails with secureConnectionFailed, not clientCertificateRejected, and no request byte is sent.",
-                requires: [.clientCertificates], server: asking(.required, version), stack: StackSetup(handler: .presenting("client-weak-key")),
+                requires: [.clientCertificates], server: asking(.required, version),
+                stack: StackSetup(handler: .presenting("client-weak-key")),
                 expected: Expectation(url(.secureConnectionFailed), journal: JournalExpectation(requests: 0))),
             refused("client-other-ca", "a certificate issued under a root the server does not trust"),
             refused("client-server-eku", "a certificate whose extended key usage is serverAuth only"),

@@ -132,7 +132,8 @@ extension Catalogue {
                 rules: ["HTTP-18", "HTTP-22"],
                 explanation:
                     "The server reads a POST on stream 1, then sends GOAWAY (INTERNAL_ERROR) with last-stream-id 1 and closes: the stream may have been processed, and no response came. The stack must not send the POST again, on any connection: the fetch fails with networkConnectionLost, and the server read the POST once.",
-                requires: [.http2], server: h2(MockResponse(fault: MockFault(.goAway(lastStreamID: 1, .internalError), .afterRequest)), ok("second")),
+                requires: [.http2],
+                server: h2(MockResponse(fault: MockFault(.goAway(lastStreamID: 1, .internalError), .afterRequest)), ok("second")),
                 resource: ResourceSpec().with {
                     $0.method = "POST"
                     $0.body = Data("order=1".utf8)
@@ -170,6 +171,7 @@ extension Catalogue {
             var code: URLError.Code
             var what: String
             var method = "GET"
+            var level = ConformanceLevel.must
         }
         let body = Data("payload-0123456789".utf8)
         let failures = [
@@ -185,6 +187,13 @@ extension Catalogue {
                 id: "malformed.content-length-mismatch", rule: "ERR-19",
                 response: MockResponse(headers: [("Content-Length", "100")], body: body), code: .badServerResponse,
                 what: "the response's content-length says 100 and its DATA carry 18 bytes"),
+            Failure(
+                id: "malformed.oversized-data-frame", rule: "ERR-19",
+                response: .malformed(.malformedChunkSize), code: .badServerResponse,
+                what: "after a well-formed head, a DATA frame one byte longer than the largest frame size the client announced",
+                // libcurl 7.88 (Debian 12) takes a session its nghttp2 ended after a whole head for a response without a
+                // body and reports success: a stack on it cannot see the refusal. A SHOULD until a libcurl that can.
+                level: .should),
             Failure(
                 id: "reset-stream.protocol-error", rule: "ERR-19",
                 response: MockResponse(fault: MockFault(.resetStream(.protocolError), .afterRequest)), code: .badServerResponse,
@@ -214,7 +223,7 @@ extension Catalogue {
         return failures.map { failure in
             ConformanceCase(
                 id: "http2.\(failure.id)", title: "\(failure.what): url(\(URLErrorName.describe(failure.code.rawValue)))",
-                rules: [failure.rule],
+                rules: [failure.rule], level: failure.level,
                 explanation:
                     "Over HTTP/2, \(failure.what). The fetch fails with \(URLErrorName.describe(failure.code.rawValue)), as its HTTP/1.1 equivalent does, never as the unknown code -1 or a hang.",
                 requires: [.http2], server: h2(failure.response),

@@ -97,14 +97,17 @@ extension Catalogue {
                     rules: accepted ? ["TRUST-1"] : ["TRUST-1", "TRUST-3"],
                     explanation:
                         "valid-two-intermediates (leaf, two intermediates, root A: 3 certificates above the leaf), with the stack's maximum chain depth set to \(maximum): "
-                        + (accepted ? "the fetch succeeds." : "the fetch fails before any request byte with the chain failure kind chain-too-deep."),
+                        + (accepted
+                            ? "the fetch succeeds."
+                            : "the fetch fails before any request byte with the chain failure kind chain-too-deep."),
                     server: ServerScript(tlsScenario: "valid-two-intermediates", responses: [ok("trusted")]),
                     stack: StackSetup(maximumChainDepth: maximum),
                     expected: accepted
                         ? Expectation(success("trusted"), journal: .requests(1))
                         : Expectation(
                             Outcome(
-                                kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "chain:chain-too-deep"),
+                                kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue,
+                                trustFailure: "chain:chain-too-deep"),
                             journal: JournalExpectation(requests: 0, noApplicationBytes: true))))
         }
         return cases

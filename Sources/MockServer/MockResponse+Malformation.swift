@@ -67,7 +67,7 @@ extension MockResponse {
         /// (HTTP/2: two `content-length` fields that disagree).
         public static let conflictingContentLength = Malformation(.conflictingContentLength)
         /// Send the body chunked, with a first chunk-size line that is not hexadecimal, then close (HTTP/2, which has no
-        /// chunks: a `DATA` frame longer than the client's largest frame size, then close).
+        /// chunks: a head, then a `DATA` frame longer than the client's largest frame size, then close).
         public static let malformedChunkSize = Malformation(.malformedChunkSize)
         /// Send the body chunked, without the terminating zero-size chunk, then close (HTTP/2: the body with no
         /// `content-length` and no `END_STREAM`, then close), so the end of the body is only the end of the connection.

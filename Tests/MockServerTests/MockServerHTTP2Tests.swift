@@ -209,6 +209,21 @@ struct MockServerHTTP2Tests: ServerTests {
         #expect(request.body.count < 200_000)
     }
 
+    @Test("malformedChunkSize over HTTP/2 is a head, then a DATA frame one byte past the client's largest frame size")
+    func oversizedDataFrameFollowsAWellFormedHead() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("payload".utf8), malformation: .malformedChunkSize))
+
+        let result = TestProcess.run(
+            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/f").absoluteString],
+            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
+
+        // nghttp prints each frame it accepts: the whole head arrives, and the DATA frame, refused for its size, never
+        // does (over 16 384 bytes, nghttp2 ends the session at its frame header).
+        #expect(result.stdout.contains("recv HEADERS frame <length=1, flags=0x04"), "\(result.stdout)")
+        #expect(!result.stdout.contains("recv DATA frame"), "\(result.stdout)")
+    }
+
     @Test("nghttp sees the scripted response")
     func nghttpSeesTheScriptedResponse() throws {
         let server = try makeServer()
@@ -284,8 +299,10 @@ extension MockServerHTTP2Tests {
     @Test(
         "a malformation's HTTP/2 form breaks the same part of the response its nearest way",
         arguments: [
-            // A body before any head; a head that never ends; a DATA frame past the client's largest frame size.
-            (MockResponse.Malformation.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18), (.malformedChunkSize, 52),
+            // A body before any head; a head that never ends. (A DATA frame past the client's largest frame size is
+            // nghttp's test below: libcurl 7.88, and so curl, take a session that ends after a whole head as a
+            // response without a body.)
+            (MockResponse.Malformation.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18),
             // A `:status` of four digits; two content-lengths that disagree; DATA past the content-length.
             (.malformedStatusLine, 92), (.conflictingContentLength, 92), (.extraBytesBeyondContentLength(Data("EXTRA".utf8)), 92),
             // A body of no announced length whose stream never ends.

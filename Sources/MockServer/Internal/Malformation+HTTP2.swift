@@ -24,8 +24,14 @@ extension MockResponse.Malformation {
             // `:status: 200` (static index 8), without END_HEADERS: a head that never ends.
             (Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88]), true)
         case .malformedChunkSize:
-            // One byte past the client's largest frame size (16 384 until it says otherwise).
-            (Self.frame(type: 0x0, flags: 0, stream: stream, payload: Array(repeating: 0x61, count: 16_385)), true)
+            // A well-formed head (`:status: 200`, static index 8, END_HEADERS), then a DATA frame one byte past the
+            // client's largest frame size (16 384 until it says otherwise): only the frame's size is wrong, so a
+            // client that refuses it refuses it for its size, not for DATA before any head.
+            (
+                Self.frame(type: 0x1, flags: 0x4, stream: stream, payload: [0x88])
+                    + Self.frame(type: 0x0, flags: 0, stream: stream, payload: Array(repeating: 0x61, count: 16_385)),
+                true
+            )
         default:
             nil
         }

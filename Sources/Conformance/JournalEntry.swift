@@ -11,8 +11,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     /// Bytes of HTTP received (decrypted under TLS).
     public var applicationBytesReceived: Int
     /// The bytes of requests received: over HTTP/1.1 every byte of HTTP, over HTTP/2 the frames that carry requests
-    /// (`HEADERS`, `CONTINUATION`, `DATA`), not the connection preface or `SETTINGS` (TRUST-3).
-    public var requestBytesReceived: Int
+    /// (`HEADERS`, `CONTINUATION`, `DATA`), not the connection preface or `SETTINGS` (TRUST-3). Absent from
+    /// reports of schema versions before 3.2.0, where ``applicationBytesReceived`` stands for it.
+    public var requestBytesReceived: Int?
     /// `client`, `server`, or nil while open.
     public var closedBy: String?
     /// `fin`, `reset`, or nil while open.

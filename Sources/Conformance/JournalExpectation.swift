@@ -43,7 +43,7 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         if let requests, requests != requestCount {
             lines.append("journal: expected \(requests) requests, got \(requestCount)")
         }
-        let bytes = journal.reduce(0) { $0 + $1.requestBytesReceived }
+        let bytes = journal.reduce(0) { $0 + ($1.requestBytesReceived ?? $1.applicationBytesReceived) }
         if noApplicationBytes == true, bytes != 0 {
             lines.append("journal: expected no request byte at the server, got \(bytes)")
         }

@@ -8,12 +8,12 @@ import MockServer
 public struct SuiteReport: Sendable, Codable {
 
     /// The version of the JSON schema; bumped on any incompatible change.
-    public static let schemaVersion = "3.1.0"
+    public static let schemaVersion = "3.2.0"
     /// The major schema versions this build reads: 3, and 2, whose reports differ only in carrying the harness's
     /// libcurl (``Environment/libcurl``).
     static let readableSchemaMajors = ["2", "3"]
     /// The version of the catalogue: bumped when cases are added or retired.
-    public static let suiteVersion = "0.10.0"
+    public static let suiteVersion = "0.11.0"
 
     /// The subject, as it describes itself.
     public struct SubjectInfo: Sendable, Codable {

@@ -114,6 +114,20 @@ extension Catalogue {
                 expected: Expectation(url(.badServerResponse), journal: .requests(1))))
         cases.append(
             ConformanceCase(
+                id: "hostile.oversized-head.large-final-after-interim",
+                title: "100 interim heads of 1 KiB, then a 200 whose head is 160 KiB (260 KiB in all) is badServerResponse",
+                rules: ["ERR-17"],
+                explanation:
+                    "Each head is under 256 KiB and every line under 100 KiB; the heads of the fetch together pass 256 KiB while staying under the 300 KiB at which libcurl 7.88 refuses by itself: url(badServerResponse). A stack that counts only the final head delivers the 200.",
+                server: .plain(
+                    MockResponse(
+                        status: 200, headers: [("X-A", String(repeating: "a", count: 80 * 1024)), ("X-B", String(repeating: "b", count: 80 * 1024))],
+                        body: Data("x".utf8)
+                    ).with { $0.informational = Array(repeating: kibHint, count: 100) }),
+                resource: quick,
+                expected: Expectation(url(.badServerResponse), journal: .requests(1))))
+        cases.append(
+            ConformanceCase(
                 id: "hostile.switching-protocols-then-bytes",
                 title: "an unrequested 101 followed by bytes that are not HTTP is badResponse",
                 rules: ["ERR-5"],

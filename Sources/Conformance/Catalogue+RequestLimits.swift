@@ -46,6 +46,14 @@ extension Catalogue {
                 server: .plain(ok(String(repeating: "x", count: limit))), stack: StackSetup(maximumResponseSize: limit),
                 expected: Expectation(success(String(repeating: "x", count: limit)), journal: .requests(1))),
             ConformanceCase(
+                id: "body.size-limit.chunked-at-limit", title: "a chunked body of exactly the limit succeeds",
+                rules: ["HTTP-15"],
+                explanation:
+                    "Limit 1024 bytes; 1024 bytes in 256-byte chunks, no length announced: the stack counts what it receives, and the limit is inclusive.",
+                server: .plain(MockResponse(status: 200, body: Data(repeating: UInt8(ascii: "c"), count: limit), chunked: [256])),
+                stack: StackSetup(maximumResponseSize: limit),
+                expected: Expectation(success(String(repeating: "c", count: limit)), journal: .requests(1))),
+            ConformanceCase(
                 id: "body.size-limit.chunked-over", title: "a chunked body that grows past the limit fails with dataLengthExceedsMaximum",
                 rules: ["HTTP-15"],
                 explanation: "Limit 1024 bytes; 4096 bytes in 256-byte chunks, no length announced: the stack counts what it receives.",

@@ -114,6 +114,16 @@ extension Catalogue {
                 expected: Expectation(url(.badServerResponse), journal: .requests(1))))
         cases.append(
             ConformanceCase(
+                id: "hostile.oversized-head.status-line.tls",
+                title: "over TLS, a status line of 120 KiB (a long reason phrase) is badServerResponse",
+                rules: ["ERR-17"],
+                explanation:
+                    "The server answers with a status line whose reason phrase makes it 120 KiB, over TLS. A line over 100 KiB fails with url(badServerResponse), a status line as well as a header line: no head was parsed yet, but the request went out and the server's bytes are at fault.",
+                server: .tls("valid-ec256", MockResponse(status: 200, reason: String(repeating: "r", count: 120 * 1024), body: Data("x".utf8))),
+                resource: quick,
+                expected: Expectation(url(.badServerResponse), journal: .requests(1))))
+        cases.append(
+            ConformanceCase(
                 id: "hostile.oversized-head.large-final-after-interim",
                 title: "100 interim heads of 1 KiB, then a 200 whose head is 160 KiB (260 KiB in all) is badServerResponse",
                 rules: ["ERR-17"],

@@ -17,7 +17,7 @@ extension Catalogue {
     /// What only HTTP/2 has: ALPN, refused streams and GOAWAY, stream resets, malformed responses, protocol
     /// violations and flow control.
     static var http2: [ConformanceCase] {
-        negotiation + coalescing + unprocessedRequests + streamFailures + violations + hostilePeers
+        negotiation + coalescing + unprocessedRequests + streamFailures + violations + hostilePeers + [afterSessionFailure]
     }
 
     private static func h2(_ responses: MockResponse..., versions: MockServer.TLS.HTTPVersions = .http2Only) -> ServerScript {
@@ -254,6 +254,21 @@ extension Catalogue {
                 resource: ResourceSpec().with { $0.timeout = 5 },
                 expected: Expectation(url(.networkConnectionLost)))
         }
+    }
+
+    /// The fetch after one whose HTTP/2 session failed on the client's side, with the server keeping the TCP
+    /// connection open: it must not be sent on the dead session.
+    private static var afterSessionFailure: ConformanceCase {
+        let big = MockResponse(headers: (0..<2500).map { ("X-Field-\($0)", String(repeating: "a", count: 48)) }, body: Data("x".utf8))
+        return ConformanceCase(
+            id: "http2.hostile.next-fetch-after-session-failure",
+            title: "after a response head that failed the client's HTTP/2 session, the next fetch goes on a new connection",
+            rules: ["ERR-22", "HTTP-21"],
+            explanation:
+                "The server answers a first fetch with a 300 KB head, which the client refuses, ending its HTTP/2 session, while the server keeps the TCP connection open. A second fetch on the same stack must not be sent on the dead session (it would wait for its timeout): it goes on a new connection and succeeds.",
+            requires: [.http2], server: h2(big, ok("second")), resource: ResourceSpec().with { $0.timeout = 3 },
+            action: .sequential(2),
+            expected: Expectation(success("second"), journal: .requests(2)))
     }
 
     private static var hostilePeers: [ConformanceCase] {

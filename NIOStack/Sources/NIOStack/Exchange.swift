@@ -139,12 +139,22 @@ final class Exchange: Cancelable {
         }
         guard adopt(pooled.channel, hop: attempt.hop) else { return setup.pool.put(pooled, for: attempt.target.poolKey) }
         let collector = collectorMaker(for: attempt, trust: pooled.trust, reused: true)
-        pooled.channel.eventLoop.execute {
-            do {
-                try pooled.channel.pipeline.syncOperations.addHandler(collector())
-            } catch {
-                // Closed between the pool and now: a new connection, as if the pool had been empty.
-                self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
+        // Two turns of the channel's loop: a task queued from inside a task runs only after the loop has polled its
+        // sockets again, so the reads it had pending (a server's close_notify and FIN on the idle connection) are
+        // handled first, and a connection the server closed is inactive by then (HTTP-21). A handler added to an
+        // inactive channel would never send its request.
+        let loop = pooled.channel.eventLoop
+        loop.execute {
+            loop.execute {
+                guard pooled.channel.isActive else {
+                    return self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
+                }
+                do {
+                    try pooled.channel.pipeline.syncOperations.addHandler(collector())
+                } catch {
+                    // Closed between the pool and now: a new connection, as if the pool had been empty.
+                    self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
+                }
             }
         }
     }

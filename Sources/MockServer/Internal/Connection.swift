@@ -116,7 +116,9 @@ final class Connection {
     func closeIdle() {
         if let ssl, handshakeDone { SSL_shutdown(ssl) }
         shutdown(fd, Int32(SHUT_WR))
-        // Closed as far as the client can tell: the journal says so now, while the server still listens.
+        Socket.waitForFINAcknowledged(fd)
+        // Closed as far as the client can tell: its kernel has the FIN. The journal says so now, while the server
+        // still listens.
         core.updateConnection(index) {
             $0.closedBy = .server
             $0.closeKind = .fin

@@ -125,6 +125,23 @@ enum Socket {
         close(fd)
     }
 
+    /// Waits (at most a second) until the peer's kernel has acknowledged the FIN this side sent: on a loaded machine
+    /// loopback segments are delivered by a deferred softirq, so `shutdown` can return before the peer holds the FIN.
+    /// After it, the peer's socket reports the close to any poll.
+    static func waitForFINAcknowledged(_ fd: Int32) {
+        let finWait2: UInt8 = 5
+        let timeWait: UInt8 = 6
+        let closing: UInt8 = 11  // TCP_FIN_WAIT2, TCP_TIME_WAIT, TCP_CLOSING
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline {
+            var info = tcp_info()
+            var length = socklen_t(MemoryLayout<tcp_info>.size)
+            guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return }
+            if [finWait2, timeWait, closing].contains(info.tcpi_state) { return }
+            sched_yield()
+        }
+    }
+
     static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)

@@ -26,6 +26,14 @@ struct PathBuildingTests {
                 == (try ["leaf.pem", "intermediate-1.pem", "root.pem"].map { try Self.certificate("cross-signed-dead-end/\($0)").der }))
     }
 
+    @Test("the other path is found 8 certificates above the leaf, and not 9: the search's depth bound")
+    func depthBound() throws {
+        let at = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-at-depth-bound/served.pem")))
+        #expect(try at.get().count == 9)
+        let past = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-past-depth-bound/served.pem")))
+        #expect(past.failure?.kind == .unableToGetIssuer)
+    }
+
     @Test("an intermediate whose first served copy forbids the leaf's name is verified through the unconstrained copy")
     func forbiddenPathIsLeftForTheOtherIssuer() throws {
         let chain = try Self.verify(try ServerCertificate.certificates(pemFile: Fixtures.path("cross-signed-constrained-first/served.pem")))

@@ -70,6 +70,7 @@ struct LoggingSubject: ConformanceSubject {
             environment.trustedRootFiles.isEmpty
             ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
         configuration.verificationTime = environment.verificationTime
+        configuration.maximumChainDepth = environment.maximumChainDepth
         let handler = environment.authenticationChallengeHandler.map { HandshakeOnlyHandler(wrapped: $0) }
         return LoggingStack(
             wrapping: Network.URLSessionNetworkStack(

@@ -18,6 +18,7 @@ private func untimed(_ report: SuiteReport) throws -> NSDictionary {
             var connection = connection
             if connection["http2"] as? Bool == true {
                 connection["applicationBytesReceived"] = (connection["applicationBytesReceived"] as? Int ?? 0) > 0
+                connection["requestBytesReceived"] = (connection["requestBytesReceived"] as? Int ?? 0) > 0
             }
             return connection
         }
@@ -42,6 +43,9 @@ struct StableReportTests {
             // networkConnectionLost either way.
             "transport.reset-after-request.h2", "transport.reset-mid-body.h2", "transport.reset-mid-request-body.h2",
             "transport.close-mid-request-body.h2",
+            // libcurl may open a fresh connection to send the lost POST again before the stack stops it, or give up
+            // at once: the same networkConnectionLost, with one connection or two in the journal.
+            "transport.keep-alive-lost.post-not-sent-again",
         ]
         let cases = Catalogue.filter(
             Catalogue.all, glob: "transport.*,trust.standard.*,pin.no-rescue.*,body.large,body.size-limit.*,redirect.*"

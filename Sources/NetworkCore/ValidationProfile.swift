@@ -23,6 +23,7 @@ public struct ValidationProfile: Sendable, Hashable, CustomStringConvertible {
     /// Creates a profile.
     ///
     /// - Parameters:
+    ///   - name: The profile's name, as reports and logs spell it.
     ///   - rules: The rules for chains that end at a public root.
     ///   - rulesForPrivateRoots: The rules for chains that end at a private root; `nil` (the default) is `rules`
     ///     without those ``ValidationRule/isBaselineRequirementsOnly``.

@@ -59,7 +59,7 @@ public struct TrustRoots: Sendable, Hashable {
 
     /// The system's store plus the roots in the given PEM files.
     ///
-    /// - Throws: `ServerCertificate/ReadError` as ``only(pemFiles:)``.
+    /// - Throws: `ServerCertificate/ReadError` as ``only(pemFiles:public:)``.
     public static func system(addingPEMFiles pemFiles: [String]) throws -> TrustRoots {
         .system(adding: try readRoots(pemFiles))
     }

@@ -95,37 +95,6 @@ extension Catalogue {
                     Outcome(kind: .retry, status: 503, retryError: "retries(1)", attempts: 2, totalDelay: 0, lastErrorKind: .http),
                     journal: .requests(2))),
             ConformanceCase(
-                id: "error.bad-response.switching-protocols",
-                title: "a 101 Switching Protocols nobody asked for is badResponse, without the failed hook or a retry",
-                rules: ["ERR-5", "INT-5", "FETCH-1"],
-                explanation:
-                    "A plain GET is answered `HTTP/1.1 101 Switching Protocols` (Upgrade: h2c) and the connection closes. The stack did not ask to upgrade, so the response is not one it can use: .badResponse(response) with the 101, completed at once — the interceptors' failed hook is not called, so a retry policy never runs and the server sees one attempt.",
-                server: .plain(
-                    MockResponse(
-                        status: 200,
-                        malformation: .garbageThenClose(
-                            Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8)))),
-                resource: .intercepted(.recorder("a", actions: [.retry]), .policy(.maxRetries(3))),
-                expected: Expectation(
-                    Outcome(kind: .badResponse, status: 101), journal: JournalExpectation(connections: 1, requests: 1),
-                    checks: [.hooks(["a.make", "a.scheduled"]), .completions(1)])),
-            ConformanceCase(
-                id: "error.bad-response.switching-protocols.tls",
-                title: "over TLS, a 101 Switching Protocols nobody asked for is badResponse, without the failed hook or a retry",
-                rules: ["ERR-5", "INT-5", "FETCH-1"],
-                explanation:
-                    "A plain GET is answered `HTTP/1.1 101 Switching Protocols` (Upgrade: h2c) and the connection closes. The stack did not ask to upgrade, so the response is not one it can use: .badResponse(response) with the 101, completed at once — the interceptors' failed hook is not called, so a retry policy never runs and the server sees one attempt.",
-                server: .tls(
-                    "valid-ec256",
-                    MockResponse(
-                        status: 200,
-                        malformation: .garbageThenClose(
-                            Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8)))),
-                resource: .intercepted(.recorder("a", actions: [.retry]), .policy(.maxRetries(3))),
-                expected: Expectation(
-                    Outcome(kind: .badResponse, status: 101), journal: JournalExpectation(connections: 1, requests: 1),
-                    checks: [.hooks(["a.make", "a.scheduled"]), .completions(1)])),
-            ConformanceCase(
                 id: "error.cancelled.in-flight", title: "cancelling through the cancelable gives cancelled",
                 rules: ["CANCEL-1", "CANCEL-3"],
                 explanation:
@@ -133,6 +102,24 @@ extension Catalogue {
                 server: .plain(.fault(.stallAfterRequest)), action: .cancel(.inFlight),
                 expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1)])),
         ]
+        let unrequestedUpgrade = MockResponse(
+            status: 200,
+            malformation: .garbageThenClose(Data("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n".utf8)))
+        for tls in [false, true] {
+            cases.append(
+                ConformanceCase(
+                    id: "error.bad-response.switching-protocols\(tls ? ".tls" : "")",
+                    title:
+                        "\(tls ? "over TLS, " : "")a 101 Switching Protocols nobody asked for is badResponse, without the failed hook or a retry",
+                    rules: ["ERR-5", "INT-5", "FETCH-1"],
+                    explanation:
+                        "A GET\(tls ? " over TLS" : "") is answered `HTTP/1.1 101 Switching Protocols` (Upgrade: h2c) and the connection closes. The stack did not ask to upgrade, so the response is not one it can use: .badResponse(response) with the 101, completed at once — the interceptors' failed hook is not called, so a retry policy never runs and the server sees one attempt.",
+                    server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, responses: [unrequestedUpgrade]),
+                    resource: .intercepted(.recorder("a", actions: [.retry]), .policy(.maxRetries(3))),
+                    expected: Expectation(
+                        Outcome(kind: .badResponse, status: 101), journal: JournalExpectation(connections: 1, requests: 1),
+                        checks: [.hooks(["a.make", "a.scheduled"]), .completions(1)])))
+        }
         // Every status class and its boundaries: non-2xx is http with the classified code.
         let failures: [(Int, String)] = [
             (300, "the first redirection code"), (304, "not modified, no body"), (399, "the last redirection code"),

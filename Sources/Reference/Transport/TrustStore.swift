@@ -20,7 +20,7 @@ final class TrustStore: @unchecked Sendable {
     let privateAnchors: PrivateAnchors
 
     init(roots: TrustRoots) {
-        var privateRoots: Set<Data> = []
+        var privateRoots: Set<[UInt8]> = []
         store = Self.makeStore(roots, privateRoots: &privateRoots)
         privateAnchors = PrivateAnchors(der: privateRoots)
     }
@@ -29,7 +29,7 @@ final class TrustStore: @unchecked Sendable {
         if case .success(let store) = store { X509_STORE_free(store) }
     }
 
-    private static func makeStore(_ roots: TrustRoots, privateRoots: inout Set<Data>) -> Result<OpaquePointer, TransportFailure> {
+    private static func makeStore(_ roots: TrustRoots, privateRoots: inout Set<[UInt8]>) -> Result<OpaquePointer, TransportFailure> {
         guard let store = X509_STORE_new() else { return .failure(failure("X509_STORE_new failed")) }
         do {
             if roots.includesSystemRoots { try loadSystemRoots(into: store) }
@@ -55,15 +55,16 @@ final class TrustStore: @unchecked Sendable {
     }
 
     /// Adds every certificate of a PEM text to the store and returns their DER encodings.
-    private static func load(pem: String, into store: OpaquePointer) throws(TransportFailure) -> Set<Data> {
+    private static func load(pem: String, into store: OpaquePointer) throws(TransportFailure) -> Set<[UInt8]> {
         let bytes = Array(pem.utf8)
-        let loaded = bytes.withUnsafeBytes { buffer -> Set<Data>? in
+        let loaded = bytes.withUnsafeBytes { buffer -> Set<[UInt8]>? in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
             defer { BIO_free(bio) }
-            var encodings: Set<Data> = []
+            var encodings: Set<[UInt8]> = []
             while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
                 defer { X509_free(certificate) }
-                guard X509_STORE_add_cert(store, certificate) == 1, let der = DEREncoding.of(certificate, with: i2d_X509) else {
+                guard X509_STORE_add_cert(store, certificate) == 1, let der = DEREncoding.of(certificate, with: i2d_X509).map(Array.init)
+                else {
                     return nil
                 }
                 encodings.insert(der)

@@ -106,6 +106,19 @@ extension Catalogue {
                     success("second"), journal: JournalExpectation(requests: 2, http2: true),
                     checks: [.hooks(["a.make", "a.scheduled", "a.success"])])),
             ConformanceCase(
+                id: "http2.refused-stream.post-sent-again",
+                title: "a POST whose stream is refused is sent again, body and all: the server provably did not process it",
+                rules: ["HTTP-18", "HTTP-22"],
+                explanation:
+                    "The server resets a POST's stream with REFUSED_STREAM, then answers 200. REFUSED_STREAM says the request was not processed, whatever its method (RFC 9113 §8.7): the POST is sent again with its body, and the fetch succeeds. A stack that never resends a POST fails it; only a request that may have been processed must not go again.",
+                requires: [.http2], server: h2(refused, ok("second")),
+                resource: ResourceSpec().with {
+                    $0.method = "POST"
+                    $0.body = Data("order=1".utf8)
+                },
+                expected: Expectation(
+                    success("second"), journal: JournalExpectation(requests: 2, http2: true), checks: [.requestBody(index: 1, body: "order=1")])),
+            ConformanceCase(
                 id: "http2.refused-stream.bounded",
                 title: "a stream refused every time is sent three times in all, then url(networkConnectionLost)",
                 rules: ["HTTP-18"],

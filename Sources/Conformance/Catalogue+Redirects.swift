@@ -91,6 +91,13 @@ extension Catalogue {
                 server: ServerScript(repeating: redirect(302, to: "/again")),
                 expected: Expectation(url(.httpTooManyRedirects), journal: .requests(17))),
             ConformanceCase(
+                id: "redirect.limit.loop-ends", title: "a server that redirects to itself forever cannot hold a fetch: httpTooManyRedirects",
+                rules: ["HTTP-23"],
+                explanation:
+                    "Every request is answered 302 to the same path. Whatever its limit, the stack stops following and fails the fetch with url(httpTooManyRedirects), within the request's timeout (a stack that follows without end times out instead).",
+                server: ServerScript(repeating: redirect(302, to: "/loop")), resource: ResourceSpec().with { $0.timeout = 5 },
+                expected: Expectation(url(.httpTooManyRedirects))),
+            ConformanceCase(
                 id: "redirect.scheme.ftp-refused", title: "a redirect to ftp:// fails with unsupportedURL", rules: ["HTTP-14"],
                 explanation:
                     "A 302 to ftp://127.0.0.1:1/file: an HTTP stack never follows to another scheme; url(unsupportedURL) after one request.",

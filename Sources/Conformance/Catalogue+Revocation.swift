@@ -34,6 +34,10 @@ extension Catalogue {
                 "with lists held for every certificate, an intermediate the root's list revokes is refused though the leaf is not",
                 rules: ["TRUST-13"], Setup(listFiles: lists("crl-good.pem", "root-crl-revoked.pem"), listCoverage: .chain), "revoked"),
             revocationCase(
+                "crl.leaf-coverage.leaf-list-only",
+                "a policy that requires a list for the leaf only accepts a chain whose intermediate has none",
+                rules: ["TRUST-15"], Setup(listFiles: lists("crl-good.pem"), listCoverage: .leaf), nil),
+            revocationCase(
                 "crl.unusable.leaf-coverage",
                 "a held list for the leaf that covers some reasons only does not meet a policy that requires one for the leaf",
                 rules: ["TRUST-15"], Setup(listFiles: lists("crl-partial.pem"), listCoverage: .leaf), "revocation-unavailable"),

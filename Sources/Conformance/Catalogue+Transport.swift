@@ -185,6 +185,20 @@ extension Catalogue {
         cases += idleClose
         cases.append(
             ConformanceCase(
+                id: "transport.stall-mid-request-body",
+                title: "a server that stops reading an upload mid-body is url(timedOut) after the request's timeout",
+                rules: ["ERR-7"],
+                explanation:
+                    "A POST of 2 000 000 bytes; the server reads 4 bytes of the body and then neither reads nor writes. The upload stops moving once the socket buffers are full: nothing moves for the request's timeout (1 s), so the fetch fails with url(timedOut). A stack that counts every upload progress report as progress waits forever.",
+                server: .plain(.fault(MockFault(.stall, .afterRequestBodyBytes(4)))),
+                resource: ResourceSpec().with {
+                    $0.timeout = 1
+                    $0.method = "POST"
+                    $0.body = Data(count: 2_000_000)
+                },
+                expected: Expectation(url(.timedOut), journal: .requests(1))))
+        cases.append(
+            ConformanceCase(
                 id: "transport.malformed-chunk-size.after-reset",
                 title: "a malformed chunk size after an earlier fetch of the stack ended in a reset is still badServerResponse",
                 rules: ["ERR-11"],

@@ -85,7 +85,7 @@ extension Catalogue {
                 expected: Expectation(success("end"), journal: .requests(17))),
             ConformanceCase(
                 id: "redirect.limit.seventeen-refused", title: "a seventeenth redirect in a row fails with httpTooManyRedirects",
-                rules: ["HTTP-13"], level: .should,
+                rules: ["HTTP-13", "HTTP-23"], level: .should,
                 explanation:
                     "A server that redirects every request to itself: after 16 redirects followed, the 17th fails the fetch with url(httpTooManyRedirects), 17 requests in all.",
                 server: ServerScript(repeating: redirect(302, to: "/again")),

@@ -122,7 +122,7 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard transfer.startingRequest(overHTTP2: speaksHTTP2(transfer)) else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
-    // A pooled connection the server closed while it was idle never carries a request (HTTP-19).
+    // A pooled connection the server closed while it was idle never carries a request (HTTP-21).
     if case .found(let found) = connection, found.transfer !== transfer, found.serverHasClosed,
         transfer.leaveConnectionClosedByServer()
     {

@@ -117,7 +117,8 @@ extension Catalogue {
                     $0.body = Data("order=1".utf8)
                 },
                 expected: Expectation(
-                    success("second"), journal: JournalExpectation(requests: 2, http2: true), checks: [.requestBody(index: 1, body: "order=1")])),
+                    success("second"), journal: JournalExpectation(requests: 2, http2: true),
+                    checks: [.requestBody(index: 1, body: "order=1")])),
             ConformanceCase(
                 id: "http2.refused-stream.bounded",
                 title: "a stream refused every time is sent three times in all, then url(networkConnectionLost)",

@@ -91,7 +91,8 @@ extension Catalogue {
                 server: ServerScript(repeating: redirect(302, to: "/again")),
                 expected: Expectation(url(.httpTooManyRedirects), journal: .requests(17))),
             ConformanceCase(
-                id: "redirect.limit.loop-ends", title: "a server that redirects to itself forever cannot hold a fetch: httpTooManyRedirects",
+                id: "redirect.limit.loop-ends",
+                title: "a server that redirects to itself forever cannot hold a fetch: httpTooManyRedirects",
                 rules: ["HTTP-23"],
                 explanation:
                     "Every request is answered 302 to the same path. Whatever its limit, the stack stops following and fails the fetch with url(httpTooManyRedirects), within the request's timeout (a stack that follows without end times out instead).",

@@ -256,10 +256,10 @@ extension Connection {
             // The stream is never answered; a client with body left to send waits for window that never comes.
             session.submitZeroWindow()
         case .stall:
-            // The stream is held, not the connection: its response (or the rest of it) never comes, and the server
-            // goes on serving the connection's other streams, as one whose handler hangs does. A client's retry on
-            // the same connection is answered, as on a new one.
-            return
+            // The stream is held, not the connection: its response (or the rest of it) never comes, its body is no
+            // longer read (its window stays shut), and the server goes on serving the connection's other streams, as
+            // one whose handler hangs does. A client's retry on the same connection is answered, as on a new one.
+            session.hold(stream)
         case .http2Violation(let violation):
             guard flush(session) else { return finish(by: .client, kind: .fin) }
             guard write(violation.frame(stream: stream)) else { return finish(by: .client, kind: .fin) }

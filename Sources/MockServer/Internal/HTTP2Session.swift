@@ -55,6 +55,8 @@ final class HTTP2Session {
     private(set) var clientFrames = HTTP2ClientFrames()
     /// Streams that get no more flow-control window: nghttp2 is never told their bytes were consumed.
     private var frozen = false
+    /// Streams whose body the server stopped reading (a stall): their data is never consumed, so their window closes.
+    private var held: Set<Int32> = []
     /// What `send` gathered for one write, and where it writes (set only while `send` runs).
     private var outbox: [UInt8] = []
     private var writer: (([UInt8]) -> Bool)?
@@ -185,6 +187,9 @@ final class HTTP2Session {
 
     /// Sends `SETTINGS_INITIAL_WINDOW_SIZE` 0 and grants no window from now on, so the client may send no more body
     /// bytes on any stream.
+    /// Stops reading one stream's body: its flow-control window is never opened again.
+    func hold(_ stream: Int32) { held.insert(stream) }
+
     func submitZeroWindow() {
         frozen = true
         let zero = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 0)]
@@ -286,7 +291,7 @@ final class HTTP2Session {
             }
             session.requests[stream] = request
             session.events.append(.requestData(stream))
-            if !session.frozen { nghttp2_session_consume(session.session, stream, length) }
+            if !session.frozen, !session.held.contains(stream) { nghttp2_session_consume(session.session, stream, length) }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in

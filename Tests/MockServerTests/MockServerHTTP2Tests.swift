@@ -224,6 +224,21 @@ struct MockServerHTTP2Tests: ServerTests {
         #expect(!result.stdout.contains("recv DATA frame"), "\(result.stdout)")
     }
 
+    @Test("the journal counts an HTTP/2 client's request frames apart from its preface and SETTINGS")
+    func requestFrameBytesLeaveOutTheConnectionsOwnBytes() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("ok".utf8)))
+
+        let result = curl2(server, "/frames", ["--data-binary", "0123456789"])
+
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let record = try server.waitForClose(ofConnection: 0)
+        // HEADERS plus one DATA frame of 10 bytes (each with its 9-byte header); the 24-byte preface and the
+        // client's SETTINGS and WINDOW_UPDATE are connection bytes, counted only in applicationBytesReceived.
+        #expect(record.http2.requestFrameBytes > 9 + 10 + 9)
+        #expect(record.http2.requestFrameBytes + 24 + 9 < record.applicationBytesReceived)
+    }
+
     @Test("nghttp sees the scripted response")
     func nghttpSeesTheScriptedResponse() throws {
         let server = try makeServer()

@@ -29,8 +29,6 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The bytes all heads of one response may take, as the reference stack counts them (256 KiB).
     static let maximumHeadBytes = 256 * 1024
-    /// The bytes one line of a head may take, status line included, as the reference stack counts them (100 KiB).
-    static let maximumLineBytes = 100 * 1024
     /// No byte moved for the request's timeout interval, or the attempt passed the resource limit.
     struct TimedOut: Error, CustomStringConvertible {
         let description: String
@@ -80,11 +78,9 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             // Status line and fields, each with its CRLF, as they stood on the wire.
-            let statusLine = 14 + head.status.reasonPhrase.utf8.count
-            let longestField = head.headers.reduce(0) { max($0, $1.name.utf8.count + $1.value.utf8.count + 4) }
-            headBytes += statusLine + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-            // ERR-17: one line over 100 KiB (a status line with a long reason phrase too), or all heads over 256 KiB.
-            if headBytes > Self.maximumHeadBytes || max(statusLine, longestField) > Self.maximumLineBytes {
+            headBytes +=
+                14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            if headBytes > Self.maximumHeadBytes {
                 return end(.failure(HeadsTooLarge(), inHandshake: false, answered: false), context: context)
             }
             // An interim head (103 Early Hints): the final one follows.

@@ -138,7 +138,7 @@ enum Socket {
             var length = socklen_t(MemoryLayout<tcp_info>.size)
             guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return }
             if [finWait2, timeWait, closing].contains(info.tcpi_state) { return }
-            sched_yield()
+            usleep(200)  // no event says "acknowledged": a short pause leaves the CPU to the peer that must ACK
         }
     }
 

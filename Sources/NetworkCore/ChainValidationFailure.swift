@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why standard validation of a server's chain failed.
 public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
@@ -134,7 +136,14 @@ public struct ChainValidationFailure: Error, Sendable, Hashable, CustomStringCon
         self.rule = rule
     }
 
+    /// One line: the kind, the depth (0 is the leaf), the verifier's message (escaped and bounded), its code and the
+    /// profile rule, if one decided.
     public var description: String {
-        "\(kind.rawValue) at depth \(depth): \(reason) (verify error \(code)\(rule.map { ", rule \($0)" } ?? ""))"
+        "\(kind.rawValue) at depth \(depth): \(DisplayText.line(reason)) (verify error \(code)\(rule.map { ", rule \($0)" } ?? ""))"
     }
+}
+
+extension ChainValidationFailure: LocalizedError {
+    /// The ``description``.
+    public var errorDescription: String? { "certificate chain not trusted: \(description)" }
 }

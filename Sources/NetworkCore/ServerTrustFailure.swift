@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a server was refused by an ``AuthenticationChallengeHandler``, with the evidence to fix it.
 public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
 
@@ -82,16 +84,34 @@ public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// One line: the host, the reason, the certificate that failed standard validation, the policy, the pins
+    /// configured, the pins of the chain the stack judged (each with its certificate's subject, leaf first), and the
+    /// handler's detail. Text that came from the server (subjects) or from configuration is escaped and bounded
+    /// (``DisplayText``), so a hostile certificate cannot break the line or drive a terminal.
     public var description: String {
-        var text = "server trust refused for host \(host): \(reason)"
-        if let chain = reason.chainValidationFailure { text += " (\(chain))" }
-        if let policy { text += "; policy: \(policy)" }
-        if !configuredPins.isEmpty { text += "; configured pins: [\(configuredPins.joined(separator: ", "))]" }
+        var text = "server trust refused for host \(DisplayText.line(host)): \(reason)"
+        if let chain = reason.chainValidationFailure {
+            text += " (\(chain))"
+            if seenCertificates.indices.contains(chain.depth) {
+                text += "; failed certificate: #\(chain.depth) (\(DisplayText.line(seenCertificates[chain.depth].subject)))"
+            }
+        }
+        if let policy { text += "; policy: \(DisplayText.line(policy))" }
+        if !configuredPins.isEmpty {
+            text += "; configured pins: [\(configuredPins.map { DisplayText.line($0) }.joined(separator: ", "))]"
+        }
         if !seenCertificates.isEmpty {
-            let seen = seenCertificates.enumerated().map { "#\($0.offset) \($0.element.spkiSHA256) (\($0.element.subject))" }
+            let seen = seenCertificates.enumerated().map {
+                "#\($0.offset) \($0.element.spkiSHA256) (\(DisplayText.line($0.element.subject)))"
+            }
             text += "; chain pins: [\(seen.joined(separator: ", "))]"
         }
-        if let detail { text += "; \(detail)" }
+        if let detail { text += "; \(DisplayText.line(detail, limit: 2 * DisplayText.defaultLimit))" }
         return text
     }
+}
+
+extension ServerTrustFailure: LocalizedError {
+    /// The ``description``, so that `localizedDescription` says what was refused and why.
+    public var errorDescription: String? { description }
 }

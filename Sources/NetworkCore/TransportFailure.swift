@@ -40,12 +40,19 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     /// The `userInfo` key under which a `URLError` carries its transport failure.
     public static let userInfoKey = "TransportFailure"
 
+    /// One line: the library, its code and its message (escaped and bounded: a library may quote what a server sent),
+    /// then the chain's or the handler's refusal, if one is why.
     public var description: String {
-        var text = "\(library) error \(code): \(message)"
+        var text = "\(library) error \(code): \(DisplayText.line(message))"
         if let chainValidationFailure { text += " [\(chainValidationFailure)]" }
         if let serverTrustFailure { text += " [\(serverTrustFailure)]" }
         return text
     }
+}
+
+extension TransportFailure: LocalizedError {
+    /// The ``description``.
+    public var errorDescription: String? { description }
 }
 
 extension URLError {

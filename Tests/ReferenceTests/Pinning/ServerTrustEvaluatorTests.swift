@@ -27,6 +27,24 @@ extension PinningTests {
             #expect(harness.fetch().success != nil)
         }
 
+        @Test("a refused fetch prints, and localizes, host, policy, pins configured and pins seen, once each")
+        func refusalReadsAsOneLine() throws {
+            let harness = try PinHarness(handler: evaluator([policy(pins: [Catalogue.unrelated])]))
+            guard case .failure(let error) = harness.fetch() else {
+                Issue.record("the fetch succeeded")
+                return
+            }
+            let port = harness.server.port
+            let expected =
+                "serverCertificateUntrusted (-1202) for https://localhost:\(port)/: server trust refused for host localhost: noPinMatched; "
+                + "policy: localhost (1 pin); configured pins: [\(Catalogue.unrelated)]; chain pins: [#0 \(Catalogue.leaf("valid-ec256")) "
+                + "(CN=localhost), #1 \(Catalogue.intermediate("valid-ec256")) (CN=Fixture valid-ec256 Intermediate 1), "
+                + "#2 \(Catalogue.root("valid-ec256")) (CN=Fixture Root A)]; no certificate of the verified chain has a configured pin; "
+                + "port \(port)"
+            #expect(String(describing: error) == expected)
+            #expect(error.localizedDescription == expected)
+        }
+
         @Test("a backup pin alone, in no chain, is refused")
         func backupPinOnly() throws {
             let harness = try PinHarness(handler: evaluator([policy(pins: [Catalogue.backup])]))

@@ -1,0 +1,40 @@
+/// Text from outside the program, made safe to show in one line of an error, a terminal or a report.
+///
+/// Much of what an error carries came from a server: a certificate's subject, a reason phrase, a library's message
+/// that quotes a header. Shown as it came, a control character could break the line, an escape sequence could
+/// drive the reader's terminal, and 100 KiB of it would bury the rest. So every such field goes through
+/// ``line(_:limit:)`` before it is shown.
+package enum DisplayText {
+
+    /// The most characters of one field an error shows by default.
+    package static let defaultLimit = 300
+
+    /// `text` on one line: control characters (C0, DEL, C1, and the line and paragraph separators) written as
+    /// `\u{…}` escapes, and at most `limit` characters of it kept, the cut said with how much was left out.
+    package static func line(_ text: String, limit: Int = defaultLimit) -> String {
+        var shown = ""
+        var kept = 0
+        var index = text.unicodeScalars.startIndex
+        let scalars = text.unicodeScalars
+        while index != scalars.endIndex, kept < limit {
+            let scalar = scalars[index]
+            if isControl(scalar) {
+                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+            kept += 1
+            index = scalars.index(after: index)
+        }
+        let left = scalars[index...].count
+        if left > 0 { shown += "… (\(left) more characters)" }
+        return shown
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+}

@@ -28,7 +28,10 @@ struct ErrorDescriptionTests {
     @Test("a pin refusal names the host, the policy, the pins configured and the pins seen, once")
     func pinRefusal() {
         let error = Network.URLSessionError.url(
-            URLError(.serverCertificateUntrusted, failure: TransportFailure(library: "libcurl", code: 60, message: "SSL peer certificate was not OK", serverTrustFailure: refusal), url: url))
+            URLError(
+                .serverCertificateUntrusted,
+                failure: TransportFailure(
+                    library: "libcurl", code: 60, message: "SSL peer certificate was not OK", serverTrustFailure: refusal), url: url))
         let expected =
             "serverCertificateUntrusted (-1202) for https://api.example.test/v1/items: server trust refused for host api.example.test: noPinMatched; policy: api.example.test (1 pin); configured pins: [CONFIGURED=]; chain pins: [#0 LEAFPIN= (CN=api.example.test), #1 ROOTPIN= (CN=Root)]; no certificate of the verified chain has a configured pin; port 443"
         for text in shown(error) { #expect(text == expected) }
@@ -37,20 +40,25 @@ struct ErrorDescriptionTests {
     @Test("a chain refusal names the certificate that failed")
     func chainRefusal() {
         let expired = ChainValidationFailure(kind: .expired, code: 10, reason: "certificate has expired", depth: 0)
-        let failure = ServerTrustFailure(reason: .chainNotTrusted(expired), host: "api.example.test", seenCertificates: [Self.leaf, Self.root])
+        let failure = ServerTrustFailure(
+            reason: .chainNotTrusted(expired), host: "api.example.test", seenCertificates: [Self.leaf, Self.root])
         #expect(
             failure.description
                 == "server trust refused for host api.example.test: chainNotTrusted(expired) (expired at depth 0: certificate has expired (verify error 10)); failed certificate: #0 (CN=api.example.test); chain pins: [#0 LEAFPIN= (CN=api.example.test), #1 ROOTPIN= (CN=Root)]"
         )
         #expect(failure.localizedDescription == failure.description)
-        #expect(expired.localizedDescription == "certificate chain not trusted: expired at depth 0: certificate has expired (verify error 10)")
+        #expect(
+            expired.localizedDescription == "certificate chain not trusted: expired at depth 0: certificate has expired (verify error 10)")
     }
 
     @Test("standard validation's refusal without a handler says the chain is not trusted")
     func standardRefusal() {
-        let failure = ChainValidationFailure(kind: .untrustedRoot, code: 19, reason: "self-signed certificate in certificate chain", depth: 2)
+        let failure = ChainValidationFailure(
+            kind: .untrustedRoot, code: 19, reason: "self-signed certificate in certificate chain", depth: 2)
         let error = Network.URLSessionError.url(
-            URLError(.serverCertificateUntrusted, failure: TransportFailure(library: "OpenSSL", code: 19, message: "verify failed", chainValidationFailure: failure)))
+            URLError(
+                .serverCertificateUntrusted,
+                failure: TransportFailure(library: "OpenSSL", code: 19, message: "verify failed", chainValidationFailure: failure)))
         for text in shown(error) {
             #expect(
                 text
@@ -62,9 +70,14 @@ struct ErrorDescriptionTests {
     @Test("a transport failure gives the code by name and number and the library's message")
     func transportFailure() {
         let error = Network.URLSessionError.url(
-            URLError(.timedOut, failure: TransportFailure(library: "libcurl", code: 28, message: "Operation timed out after 1000 milliseconds"), url: url))
+            URLError(
+                .timedOut, failure: TransportFailure(library: "libcurl", code: 28, message: "Operation timed out after 1000 milliseconds"),
+                url: url))
         for text in shown(error) {
-            #expect(text == "timedOut (-1001) for https://api.example.test/v1/items: libcurl error 28: Operation timed out after 1000 milliseconds")
+            #expect(
+                text
+                    == "timedOut (-1001) for https://api.example.test/v1/items: libcurl error 28: Operation timed out after 1000 milliseconds"
+            )
         }
     }
 
@@ -72,9 +85,14 @@ struct ErrorDescriptionTests {
     func httpFailure() {
         let error = Network.URLSessionError.http(.clientError(404), Broken(), response)
         for text in shown(error) {
-            #expect(text == "HTTP 404 from https://api.example.test/v1/items: the status is not a success; API error: the request maker is broken")
+            #expect(
+                text
+                    == "HTTP 404 from https://api.example.test/v1/items: the status is not a success; API error: the request maker is broken"
+            )
         }
-        #expect(Network.URLSessionError.noData(.success(200), response).description == "HTTP 200 from https://api.example.test/v1/items came with no body")
+        #expect(
+            Network.URLSessionError.noData(.success(200), response).description
+                == "HTTP 200 from https://api.example.test/v1/items came with no body")
     }
 
     @Test("the other kinds: no request, no response, cancelled")
@@ -98,7 +116,9 @@ struct ErrorDescriptionTests {
     func hostileSubjectEscaped() {
         let hostile = ServerCertificate(der: Data(), spkiSHA256: "PIN=", subject: "CN=evil\u{1B}[31m\nsecond line\u{7}", issuer: "CN=CA")
         let failure = ServerTrustFailure(reason: .noPinMatched, host: "h.test", seenCertificates: [hostile])
-        #expect(failure.description == "server trust refused for host h.test: noPinMatched; chain pins: [#0 PIN= (CN=evil\\u{1b}[31m\\u{a}second line\\u{7})]")
+        #expect(
+            failure.description
+                == "server trust refused for host h.test: noPinMatched; chain pins: [#0 PIN= (CN=evil\\u{1b}[31m\\u{a}second line\\u{7})]")
         #expect(!failure.description.unicodeScalars.contains { $0.value < 0x20 })
     }
 

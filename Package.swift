@@ -75,7 +75,7 @@ let package = Package(
 
         // MARK: The reference stack's standard validation of one chain, without a server (Scripts/verify-chain).
         .executableTarget(name: "VerifyChain", dependencies: [
-            "Reference", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Reference", "Pinning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: Tests

@@ -3,14 +3,18 @@ import Foundation
 /// The rules for configured SPKI pins.
 enum SPKIPin {
 
-    /// The canonical form of a pin (base64 re-encoded from its bytes), or `nil` if it is not strict, padded,
-    /// standard base64 of exactly 32 bytes (a SHA-256 digest).
+    /// The prefix HPKP and OkHttp write before a pin; taken off, so a pin copied from either form is the same pin.
+    static let prefix = "sha256/"
+
+    /// The canonical form of a pin (base64 re-encoded from its bytes, without a prefix), or `nil` if it is not
+    /// strict, padded, standard base64 of exactly 32 bytes (a SHA-256 digest), with or without `sha256/` before it.
     ///
     /// Exactly 32 bytes encode as 43 alphabet characters and one `=`; anything else (unpadded, URL-safe,
-    /// whitespace, `sha256/` prefixes, other digest sizes) is refused at construction rather than left to
-    /// never match. Pins compare in canonical form, so a pin whose last character carries non-zero spare
-    /// bits still matches the certificate it decodes to.
+    /// whitespace, other digest sizes or prefixes) is refused at construction rather than left to never match.
+    /// Pins compare in canonical form, so a pin whose last character carries non-zero spare bits still matches
+    /// the certificate it decodes to.
     static func canonical(_ pin: String) -> String? {
+        if pin.utf8.count == prefix.utf8.count + 44, pin.hasPrefix(prefix) { return canonical(String(pin.dropFirst(prefix.count))) }
         // On UTF-8 bytes: this runs for every pinned request over a reused connection, where character-wise
         // checks cost more than the rest of the pin check.
         var bytes = pin

@@ -34,7 +34,7 @@ extension ServerTrustEvaluator {
         public let enforceBackupPin: Bool
 
         /// The pins in canonical base64, which is how certificates' pins are compared.
-        let canonicalPins: Set<String>
+        package let canonicalPins: Set<String>
 
         /// Creates a policy, validating it.
         ///

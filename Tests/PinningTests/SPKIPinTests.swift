@@ -20,6 +20,23 @@ struct SPKIPinTests {
         #expect(SPKIPin.canonical(spare) == canonical)
     }
 
+    @Test("a pin written with HPKP's sha256/ prefix is the same pin, without it")
+    func prefixTakenOff() {
+        #expect(SPKIPin.canonical("sha256/" + canonical) == canonical)
+        let spare = String(canonical.dropLast(2)) + "B="
+        #expect(SPKIPin.canonical("sha256/" + spare) == canonical)
+    }
+
+    @Test(
+        "anything but padded standard base64 of 32 bytes, with or without sha256/, is refused",
+        arguments: [
+            "sha256/", "sha256/sha256/" + Data(count: 32).base64EncodedString(), "SHA256/" + Data(count: 32).base64EncodedString(),
+            "sha1/" + Data(count: 32).base64EncodedString(), "sha256/" + String(repeating: "A", count: 44),
+        ])
+    func malformedPrefixedPinsRefused(pin: String) {
+        #expect(SPKIPin.canonical(pin) == nil)
+    }
+
     @Test(
         "anything but padded standard base64 of 32 bytes is refused",
         arguments: [

@@ -47,7 +47,7 @@ package enum OpenSSLCertificate {
     }
 
     /// The SHA-256 digest, or `nil` if OpenSSL could not compute it (then no pin exists to compare).
-    private static func sha256(_ data: Data) -> Data? {
+    package static func sha256(_ data: Data) -> Data? {
         var digest = Data(count: 32)
         var length: UInt32 = 0
         let status = data.withUnsafeBytes { input in

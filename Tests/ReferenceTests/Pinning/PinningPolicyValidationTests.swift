@@ -62,14 +62,14 @@ extension PinningTests {
             }
         }
 
-        @Test("every invalid pin is listed: unpadded, URL-safe, spaced, prefixed, wrong length, not base64")
+        @Test("every invalid pin is listed: unpadded, URL-safe, spaced, wrongly prefixed, wrong length, not base64")
         func invalidPins() {
             let urlSafe: String = pinA.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             let candidates: [String] = [
                 String(pinA.dropLast()),  // unpadded
                 urlSafe,
                 " " + pinA,
-                "sha256/" + pinA,
+                "sha1/" + pinA,
                 Data(repeating: 1, count: 20).base64EncodedString(),  // SHA-1 sized
                 Data(repeating: 1, count: 48).base64EncodedString(),  // SHA-384 sized
                 "💩",
@@ -78,6 +78,15 @@ extension PinningTests {
             let bad = Set(candidates.filter { $0 != pinA })
             #expect(throws: ServerTrustEvaluator.PinningPolicyValidationError.invalidPins(bad)) {
                 try Policy(domainName: "example.test", pinnedHashes: bad.union([pinA]), enforceBackupPin: false)
+            }
+        }
+
+        @Test("a pin copied with the sha256/ prefix verify-chain and HPKP write is accepted, and is the same pin as without it")
+        func prefixedPinAccepted() throws {
+            let policy = try Policy(domainName: "example.test", pinnedHashes: ["sha256/" + pinA], enforceBackupPin: false)
+            #expect(policy.pinnedHashes == ["sha256/" + pinA])
+            #expect(throws: ServerTrustEvaluator.PinningPolicyValidationError.missingBackupPin(domainName: "example.test")) {
+                try Policy(domainName: "example.test", pinnedHashes: [pinA, "sha256/" + pinA])
             }
         }
 

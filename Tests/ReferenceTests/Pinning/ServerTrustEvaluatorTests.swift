@@ -15,6 +15,12 @@ extension PinningTests {
             #expect(harness.fetch().success?.value == Data("ok".utf8))
         }
 
+        @Test("a pin written with sha256/ before it matches as the bare pin does")
+        func prefixedPinMatches() throws {
+            let harness = try PinHarness(handler: evaluator([policy(pins: ["sha256/" + Catalogue.intermediate("valid-ec256")])]))
+            #expect(harness.fetch().success != nil)
+        }
+
         @Test("a pin on the intermediate is accepted")
         func pinOnIntermediate() throws {
             let harness = try PinHarness(handler: evaluator([policy(pins: [Catalogue.intermediate("valid-ec256")])]))

@@ -58,11 +58,15 @@ public final class TrustManager: AuthenticationChallengeHandler {
     /// Decides with the host's policy; refuses hosts without one.
     public func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
         guard let policy = policy(for: challenge.host) else {
+            // A policy added under a name no request can have (`https://api.example.com/`) is the likeliest reason a
+            // host has none: say so where the user looks.
+            let unusable = allPolicies.compactMap(\.hostNameProblem)
+            let ignored = unusable.isEmpty ? "" : "; policies no request can match: \(unusable.joined(separator: "; "))"
             return .cancelAuthenticationChallenge(
                 ServerTrustFailure(
                     reason: .noPolicyForHost, host: challenge.host,
                     seenCertificates: challenge.verifiedChain.isEmpty ? challenge.servedChain : challenge.verifiedChain,
-                    detail: "the trust manager has no policy for this host; port \(challenge.port)"))
+                    detail: "the trust manager has no policy for this host\(ignored); port \(challenge.port)"))
         }
         return policy.disposition(for: challenge)
     }

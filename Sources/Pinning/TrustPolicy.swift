@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// One host's trust rule in a ``TrustManager``: a ``ValidationType`` and the ``ValidationSettings`` it was
 /// created with. Immutable; make one with ``TrustManager/create(type:hostName:settings:)``.
@@ -40,8 +41,16 @@ public struct TrustPolicy: Sendable, CustomStringConvertible {
     /// A policy with a problem refuses every server with `ServerTrustFailure/Reason/configurationInvalid`;
     /// check this at start-up.
     public var configurationProblem: String? {
+        if let problem = hostNameProblem { return problem }
         if type == .custom, customValidation == nil { return "a custom policy has no customValidation closure" }
         return pinned.problem
+    }
+
+    /// Why ``hostName`` can never be the host of a request (a scheme, a path, a port, a wildcard…), or `nil`. A single
+    /// label is a host name here (an internal service's short name), unlike for a pinning policy's domain.
+    var hostNameProblem: String? {
+        guard let problem = HostName.problem(with: hostName, includeSubdomains: false), problem != .topLevelDomain else { return nil }
+        return "the host name \"\(DisplayText.line(hostName))\" can never match a request: \(problem); give the host name alone"
     }
 
     /// The SPKI pins of the pinned certificates, in file order.

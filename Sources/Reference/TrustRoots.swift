@@ -51,8 +51,14 @@ public struct TrustRoots: Sendable, Hashable {
     /// Only the roots in the given PEM files, as private roots (or named public, with `public`).
     ///
     /// - Throws: `ServerCertificate/ReadError` if a file cannot be read or holds no valid certificate, so a
-    ///   mistyped path fails here rather than as an untrusted server later.
+    ///   mistyped path fails here rather than as an untrusted server later; and for an empty list, which would trust
+    ///   no root (``none`` says that on purpose).
     public static func only(pemFiles: [String], public: Bool = false) throws -> TrustRoots {
+        guard !pemFiles.isEmpty else {
+            throw ServerCertificate.ReadError(
+                source: "TrustRoots.only(pemFiles:)",
+                reason: "no file given: no root would be trusted (TrustRoots.none says that on purpose)")
+        }
         let pem = try readRoots(pemFiles)
         return `public` ? .only(publicPEM: pem) : .only(pem: pem)
     }

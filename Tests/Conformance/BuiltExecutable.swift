@@ -19,6 +19,11 @@ struct BuiltExecutable {
 
     let url: URL
 
+    /// A script of the package's `Scripts` folder.
+    init(script name: String) {
+        url = Self.packageRoot.appendingPathComponent("Scripts/\(name)")
+    }
+
     /// Finds the executable beside the test bundle, or in `.build/debug` of the package.
     init(_ name: String) throws {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -4,12 +4,20 @@ import Foundation
 extension ServerCertificate {
 
     /// Why certificates could not be read.
-    public struct ReadError: Error, Sendable, CustomStringConvertible {
+    public struct ReadError: Error, Sendable, CustomStringConvertible, LocalizedError {
         /// What was being read.
         public let source: String
         /// What went wrong.
         public let reason: String
         public var description: String { "cannot read certificates from \(source): \(reason)" }
+
+        /// The ``description``.
+        public var errorDescription: String? { description }
+
+        package init(source: String, reason: String) {
+            self.source = source
+            self.reason = reason
+        }
     }
 
     /// Reads every certificate of a PEM text, in order, with its SPKI pin computed the way the stack computes
@@ -35,8 +43,16 @@ extension ServerCertificate {
 
     /// Reads every certificate of a PEM file; see ``certificates(pem:source:)``.
     public static func certificates(pemFile path: String) throws -> [ServerCertificate] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ReadError(source: path, reason: "file cannot be read as text")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ReadError(source: path, reason: "no such file")
+        }
+        guard !isFolder.boolValue else { throw ReadError(source: path, reason: "it is a folder, not a PEM file") }
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw ReadError(source: path, reason: "the file cannot be read (permissions?)")
+        }
+        guard let text = String(data: contents, encoding: .utf8) else {
+            throw ReadError(source: path, reason: "not PEM text (a DER file? convert it with openssl x509 -inform der)")
         }
         return try certificates(pem: text, source: path)
     }

@@ -143,6 +143,22 @@ extension PinningTests {
             #expect(harness.fetch().serverTrustFailure?.reason == .noPolicyForHost)
         }
 
+        @Test("a policy under a URL instead of a host name says it can never match, and the refusal names it")
+        func urlAsHostName() throws {
+            let manager = try manager(.standard, host: "https://localhost/")
+            #expect(
+                manager.allPolicies.first?.configurationProblem
+                    == "the host name \"https://localhost/\" can never match a request: it contains a URL scheme; give the host name alone")
+            let failure = try #require(try PinHarness(handler: manager).fetch().serverTrustFailure)
+            #expect(failure.reason == .noPolicyForHost)
+            #expect(failure.detail?.contains("policies no request can match: the host name \"https://localhost/\"") == true)
+        }
+
+        @Test("a single-label host name is a host name: an internal service's short name has no problem")
+        func singleLabelHost() throws {
+            #expect(try manager(.standard, host: "payments").allPolicies.first?.configurationProblem == nil)
+        }
+
         @Test("policies are found case-insensitively, ignoring one trailing dot, and can be listed and removed")
         func management() throws {
             let manager = TrustManager()

@@ -50,7 +50,7 @@ extension ConformanceOptions {
             report = try ConformanceRunner(subject: subject, concurrency: jobs, watchdog: watchdog).run(
                 cases, repeats: repeats, progress: progress)
         }
-        let text = try format.render(report)
+        let text = try format.render(report, failingOn: failOn)
         if let destination {
             try destination.write(text)
             FileHandle.standardError.write(Data((TextReport.summaryLine(report) + " — report written to \(destination.path)\n").utf8))

@@ -18,6 +18,11 @@ struct ConvertCommand: ConformanceSubcommand {
     @Option(help: "text, json, junit or markdown.")
     var format: ReportFormat
 
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp("The run's gate, must or should: JUnit marks as failures only the cases that fail it.", valueName: "level"))
+    var failOnLevel: FailOnLevel = .must
+
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"), completion: .file())
     var output: String?
 
@@ -26,7 +31,7 @@ struct ConvertCommand: ConformanceSubcommand {
 
     func execute(_ context: CommandContext) throws -> Int32 {
         let destination = try output.map(OutputFile.init(checking:))
-        let text = try format.render(try ReportFile.load(report))
+        let text = try format.render(try ReportFile.load(report), failingOn: failOnLevel.level)
         if let destination { try destination.write(text) } else { print(text, terminator: "") }
         return 0
     }

@@ -12,14 +12,14 @@ public enum ReportFormat: String, CaseIterable, Sendable, ExpressibleByArgument 
     /// Markdown, for people (``MarkdownReport``).
     case markdown
 
-    /// The report in this format.
+    /// The report in this format, for a run whose gate is `failingOn` (JUnit marks as failures only what fails it).
     ///
     /// - Throws: an `EncodingError` when JSON cannot encode the report.
-    public func render(_ report: SuiteReport) throws -> String {
+    public func render(_ report: SuiteReport, failingOn gate: ConformanceLevel = .must) throws -> String {
         switch self {
         case .text: TextReport.render(report)
         case .json: String(decoding: try JSONReport.encode(report), as: UTF8.self) + "\n"
-        case .junit: JUnitReport.render(report)
+        case .junit: JUnitReport.render(report, failingOn: gate)
         case .markdown: MarkdownReport.render(report)
         }
     }

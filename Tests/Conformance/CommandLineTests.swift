@@ -165,16 +165,39 @@ struct CommandLineTests {
 
     // MARK: The built command
 
-    @Test("--version and version print the package's release, the suite's version and the report schema's")
+    @Test("--version prints the package's release, the suite's version and the report schema's on one line")
     func version() throws {
-        let conformance = try BuiltExecutable("conformance")
-        for arguments in [["--version"], ["version"]] {
-            let outcome = try conformance.run(arguments)
-            #expect(outcome.status == 0)
-            #expect(
-                outcome.output == "PinnedNetwork \(PinnedNetworkVersion.package), conformance suite \(SuiteReport.suiteVersion), "
-                    + "report schema \(SuiteReport.schemaVersion)\n")
-        }
+        let outcome = try BuiltExecutable("conformance").run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.output == "PinnedNetwork \(PinnedNetworkVersion.package), conformance suite \(SuiteReport.suiteVersion), "
+                + "report schema \(SuiteReport.schemaVersion)\n")
+    }
+
+    @Test("version says what each version is the version of, and a -dev build which release it follows")
+    func versionExplained() throws {
+        let outcome = try BuiltExecutable("conformance").run(["version"])
+        #expect(outcome.status == 0)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(
+            lines.first
+                == "PinnedNetwork 0.9.0-dev: the package (its libraries and commands); a build of changes made after release 0.8.0, to be released as 0.9.0"
+        )
+        #expect(lines.dropFirst().first?.hasPrefix("conformance suite \(SuiteReport.suiteVersion): the catalogue of cases") == true)
+        #expect(lines.last == "report schema \(SuiteReport.schemaVersion): the JSON report's format; within 3.x fields are only added")
+    }
+
+    @Test("the last release is the CHANGELOG's newest dated section, and the README's dependency line names it")
+    func releaseStory() throws {
+        let root = BuiltExecutable.packageRoot
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let dated = changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.contains("(20") }
+        #expect(dated?.hasPrefix("## \(PinnedNetworkVersion.lastRelease) (") == true)
+        let next = PinnedNetworkVersion.package.replacingOccurrences(of: "-dev", with: "")
+        #expect(changelog.contains("## Unreleased: \(next)\n"))
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(#"from: "\#(PinnedNetworkVersion.lastRelease)")"#))
     }
 
     @Test("each subcommand has its own help")

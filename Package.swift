@@ -96,6 +96,8 @@ let package = Package(
             .product(name: "MetricsTestKit", package: "swift-metrics"),
         ]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "TestTraits"]),
+        // The README's tour as a user pastes it into a test target: the products alone, nothing of this package's tests.
+        .testTarget(name: "ReadmeTour", dependencies: ["Reference", "MockServer"]),
         .testTarget(name: "ReferenceServiceLifecycleTests", dependencies: [
             "ReferenceServiceLifecycle", "Reference", "MockServer", "TestTraits",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -74,7 +74,8 @@ struct IsolatedRun: Sendable {
                     record(
                         index,
                         .lost(
-                            cases[index], verdict: run.termination.verdict, reason: run.termination.reason,
+                            cases[index], verdict: run.termination.verdict,
+                            reason: run.termination.reason(lastErrorLines: run.lastErrorLines),
                             durationMilliseconds: elapsed.inMilliseconds)
                     )
                 }

@@ -20,7 +20,12 @@ struct WorkerProcess: Sendable {
         var finished: Set<Int> = []
         /// How it ended.
         var termination: WorkerTermination = .exited(0)
+        /// The last lines it wrote on standard error (where a Swift trap says why): what a CRASH verdict quotes.
+        var lastErrorLines: [String] = []
     }
+
+    /// How many of the worker's last standard-error lines a run keeps.
+    static let keptErrorLines = 5
 
     /// This process's own executable, for a worker of the same subjects.
     static func currentExecutable() throws -> String {
@@ -40,8 +45,10 @@ struct WorkerProcess: Sendable {
         process.environment = environment
         let input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        process.standardError = errors
         var run = Run()
         do {
             try process.run()
@@ -54,6 +61,7 @@ struct WorkerProcess: Sendable {
         // then fails, and the worker's end is seen below.
         try? input.fileHandleForWriting.write(contentsOf: Data(ids.map { $0 + "\n" }.joined().utf8))
         try? input.fileHandleForWriting.close()
+        let errorTail = ErrorTail.forward(errors.fileHandleForReading, keeping: Self.keptErrorLines)
         let reader = output.fileHandleForReading
         let lastMessage = Locked(ContinuousClock.now)
         let stalled = Locked(false)
@@ -88,6 +96,7 @@ struct WorkerProcess: Sendable {
         guardTimer.cancel()
         try? reader.close()
         process.waitUntilExit()
+        run.lastErrorLines = errorTail.lines()
         if stalled.withLock({ $0 }) {
             run.termination = .stalled(silenceLimit)
         } else {

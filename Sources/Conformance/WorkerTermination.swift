@@ -27,12 +27,16 @@ enum WorkerTermination: Sendable, Equatable {
         if case .stalled = self { .hang } else { .crash }
     }
 
-    /// Why a case that was running when the worker ended gets ``verdict``.
-    var reason: String {
-        switch self {
-        case .exited: "the subject's process \(description) before the case finished"
-        case .signalled, .stalled: "the subject's process \(description)"
-        }
+    /// Why a case that was running when the worker ended gets ``verdict``, quoting the last lines the worker wrote
+    /// on standard error (a trap's message), if it wrote any.
+    func reason(lastErrorLines: [String] = []) -> String {
+        let ended =
+            switch self {
+            case .exited: "the subject's process \(description) before the case finished"
+            case .signalled, .stalled: "the subject's process \(description)"
+            }
+        guard !lastErrorLines.isEmpty else { return ended }
+        return ended + "; its last words on stderr: " + lastErrorLines.joined(separator: " | ")
     }
 
     /// The signal's name and, for those a Swift program dies of, what usually raises it.

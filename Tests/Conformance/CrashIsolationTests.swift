@@ -50,6 +50,8 @@ struct CrashIsolationTests {
         #expect(run.verdicts == Self.oneCrash)
         let reason = run.reasons["error.http.status-404"] ?? ""
         #expect(reason.contains("signal \(SIGILL) (SIGILL") || reason.contains("signal \(SIGTRAP) (SIGTRAP"), "\(reason)")
+        #expect(reason.contains("its last words on stderr: "), "\(reason)")
+        #expect(reason.contains("Fatal error: TrappingSubject: trapping on status 404 as asked"), "the trap's message is kept: \(reason)")
         #expect(run.status == 1)
     }
 

@@ -41,7 +41,7 @@ package enum CoverageDocument {
             md += "| rule | cases | why one is enough |\n|---|---|---|\n"
             for rule in single {
                 let ids = (casesByRule[rule.id] ?? []).map { "`\($0)`" }.joined(separator: ", ")
-                md += "| [\(rule.id)](\(rule.link)) | \(ids) | \(rule.oneCaseReason.map(cell) ?? "**not said**") |\n"
+                md += "| [\(rule.id)](\(rule.link)) | \(ids) | \(rule.oneCaseReason.map { cell(here($0, of: rule)) } ?? "**not said**") |\n"
             }
         }
         md += "\n## Not checked by the conformance suite\n\n"
@@ -51,14 +51,19 @@ package enum CoverageDocument {
             md += "| rule | level | summary | why |\n|---|---|---|---|\n"
             for rule in unchecked {
                 md +=
-                    "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell(rule.summary)) | \(cell(rule.notCheckedReason ?? "")) |\n"
+                    "| [\(rule.id)](\(rule.link)) | \(rule.level.rawValue) | \(cell(here(rule.summary, of: rule))) | \(cell(here(rule.notCheckedReason ?? "", of: rule))) |\n"
             }
         }
         if !uncovered.isEmpty {
             md += "\n## Without a case\n\nSHOULD rules no case checks yet (a MUST rule here fails the tests):\n\n"
-            for rule in uncovered { md += "- [\(rule.id)](\(rule.link)) (\(rule.level.rawValue)): \(rule.summary)\n" }
+            for rule in uncovered { md += "- [\(rule.id)](\(rule.link)) (\(rule.level.rawValue)): \(here(rule.summary, of: rule))\n" }
         }
         return md
+    }
+
+    /// A rule's text with its links made to work from `coverage.md`, which is in the spec folder but another file.
+    private static func here(_ text: String, of rule: SpecRule) -> String {
+        SpecLinks.rebase(markdown: text, ruleFile: rule.file, specFolder: "")
     }
 
     /// How many of these case IDs are independent of each other: an `.h2` variant beside its case checks the same

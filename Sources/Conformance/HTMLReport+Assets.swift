@@ -43,6 +43,16 @@ extension HTMLReport {
         .observed > b { font-weight: 600; color: #555; }
         .observed pre { margin: 0; white-space: pre-wrap; word-break: break-all; }
         .missing { color: #8a6d00; }
+        #attention { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: .4em 1em .8em; margin: 1em 0; }
+        #attention h2 { font-size: 1.15em; margin: .3em 0; }
+        #attention h3 { font-size: 1em; margin: .8em 0 .2em; color: #c62828; }
+        .counts { border-collapse: collapse; font-size: 12px; }
+        .counts th, .counts td { padding: 2px .6em; text-align: center; } .counts td:first-child { text-align: left; }
+        .failing .grid { border-bottom: 1px solid #eee; }
+        .all-passed { color: #2e7d32; font-weight: 600; }
+        table.journal { border-collapse: collapse; font-size: 12px; }
+        table.journal th, table.journal td { border: 1px solid #ddd; padding: 1px .5em; text-align: left; vertical-align: top; }
+        table.journal th { background: #f2f2f2; font-weight: 600; }
         """
 
     /// The filters, run in the browser. No report data lives in the script: every row carries its family, level,

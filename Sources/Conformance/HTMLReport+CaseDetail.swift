@@ -22,7 +22,9 @@ extension HTMLReport {
             }
             let link = specLink + rule.file + "#" + rule.id.lowercased()
             html += "<div class=\"rule\"><a href=\"\(e(link))\"><b>\(e(rule.id))</b></a> (\(e(rule.level.rawValue)))"
-            for paragraph in rule.text.components(separatedBy: "\n\n") { html += "<p class=\"rule-text\">\(ruleParagraph(paragraph))</p>" }
+            for paragraph in rule.text.components(separatedBy: "\n\n") {
+                html += "<p class=\"rule-text\">\(ruleParagraph(paragraph, ruleFile: rule.file))</p>"
+            }
             html += "</div>\n"
         }
         for (index, result) in row.results.enumerated() {
@@ -50,10 +52,24 @@ extension HTMLReport {
         if let repeats = result.repeatVerdicts {
             field("repeat verdicts", repeats.map { verdictCell(stub(result, $0), subject: subject, index: index) }.joined(separator: " "))
         }
-        let journal = result.journal.map { e(Self.compactJSON($0)) }.joined(separator: "\n")
-        field("journal", result.journal.isEmpty ? "no connection" : "<pre class=\"journal\">\(journal)</pre>")
+        field("journal", result.journal.isEmpty ? "no connection" : journalTable(result.journal))
         field("duration", "\(Int(result.durationMilliseconds)) ms")
         return html + "</div>\n"
+    }
+
+    /// The server's journal as a table: a row per connection, a column per field any connection has (in the order
+    /// they first appear, the index first), so that connections compare at a glance.
+    private func journalTable(_ journal: [JournalEntry]) -> String {
+        let rows: [[String: JournalCell]] = journal.map { entry in
+            (try? JSONDecoder().decode([String: JournalCell].self, from: Data(Self.compactJSON(entry).utf8))) ?? [:]
+        }
+        var columns: [String] = ["index"]
+        for row in rows { for key in row.keys.sorted() where !columns.contains(key) { columns.append(key) } }
+        var html = "<table class=\"journal\"><tr>" + columns.map { "<th>\(e($0))</th>" }.joined() + "</tr>"
+        for row in rows {
+            html += "<tr>" + columns.map { "<td>\(e(row[$0]?.text ?? ""))</td>" }.joined() + "</tr>"
+        }
+        return html + "</table>"
     }
 
     /// The result with another verdict and no reason, to draw one repeat's verdict as a cell.
@@ -69,5 +85,30 @@ extension HTMLReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+    }
+}
+
+/// One field of a journal entry as a cell shows it: text as it is, a number, yes or no, a list joined by commas,
+/// anything else as its JSON.
+private struct JournalCell: Decodable {
+    let text: String
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) {
+            text = flag ? "yes" : "no"
+        } else if let number = try? container.decode(Int.self) {
+            text = String(number)
+        } else if let number = try? container.decode(Double.self) {
+            text = String(number)
+        } else if let string = try? container.decode(String.self) {
+            text = string
+        } else if let list = try? container.decode([JournalCell].self) {
+            text = list.map(\.text).joined(separator: ", ")
+        } else if let object = try? container.decode([String: JournalCell].self) {
+            text = object.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.text)" }.joined(separator: "; ")
+        } else {
+            text = ""
+        }
     }
 }

@@ -80,6 +80,7 @@ package struct HTMLReport {
             Click a case for its explanation, the text of its rules, and what each subject did.</p>
 
             """
+        html += attention(families: families)
         html += subjectHeaders()
         html += legend()
         html += filters(families: families.map(\.name))

@@ -44,7 +44,8 @@ public enum MarkdownReport {
                 for rule in result.rules {
                     // Reports are committed in docs/conformance, beside docs/spec.
                     if let quoted = report.rules?[rule] {
-                        md += "- [\(rule)](../spec/\(quoted.file)#\(rule.lowercased())) \(quoted.level.rawValue): \(quoted.summary)\n"
+                        let summary = SpecLinks.rebase(markdown: quoted.summary, ruleFile: quoted.file, specFolder: "../spec/")
+                        md += "- [\(rule)](../spec/\(quoted.file)#\(rule.lowercased())) \(quoted.level.rawValue): \(summary)\n"
                     }
                 }
                 md += "- expected: \(result.expected.outcome)\n"

@@ -58,4 +58,45 @@ struct CommittedReportTests {
             recorded.filter { $0.last == fingerprint }.count == 1,
             "another suite version already recorded this catalogue: a bump without a change")
     }
+
+    @Test(
+        "every link of the committed reports and of coverage.md resolves: the file exists, and so does the anchor",
+        arguments: [
+            "docs/conformance/report.html", "docs/spec/coverage.md", "docs/conformance/foundation.md", "docs/conformance/reference.md",
+            "docs/conformance/nio.md",
+        ])
+    func linksResolve(page: String) throws {
+        let file = repository.appendingPathComponent(page)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let links =
+            page.hasSuffix(".html")
+            ? text.matches(of: #/href="([^"]+)"/#).map { String($0.output.1).replacingOccurrences(of: "&amp;", with: "&") }
+            : text.matches(of: #/\]\(([^)\s]+)\)/#).map { String($0.output.1) }
+        var broken: Set<String> = []
+        for link in Set(links) where !link.hasPrefix("https://") {
+            let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let target = parts[0].isEmpty ? file : file.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder.boolValue else {
+                broken.insert(link)
+                continue
+            }
+            guard parts.count == 2 else { continue }
+            if !(try Self.anchors(of: target)).contains(parts[1]) { broken.insert(link) }
+        }
+        #expect(broken.isEmpty, "\(page) has \(broken.count) broken link(s): \(broken.sorted().prefix(10))")
+    }
+
+    /// The anchors a page has: the `id`s of an HTML page; a Markdown file's headings as GitHub names them (lower case,
+    /// punctuation but `-` and `_` dropped, spaces as `-`).
+    private static func anchors(of file: URL) throws -> Set<String> {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        if file.pathExtension == "html" { return Set(text.matches(of: #/ id="([^"]+)"/#).map { String($0.output.1) }) }
+        return Set(
+            text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
+                let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+                return String(
+                    title.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }.map { $0 == " " ? "-" : $0 })
+            })
+    }
 }

@@ -103,6 +103,23 @@ struct HTMLReportBrowserTests {
         let shown = dom.matches(of: #/<p class="rule-text">(.*?)</p>/#).map { String($0.output.1).replacing(#/<[^>]+>/#, with: "") }
         #expect(shown.contains(plain(rule.text.components(separatedBy: "\n\n")[0])))
 
+        // The page opens on what went wrong: the summary comes before the subjects and the matrix, and lists every
+        // case that did not pass for some subject, MUST first, each linked to its row.
+        let attention = try #require(dom.range(of: "<section id=\"attention\">"))
+        #expect(attention.lowerBound < (dom.range(of: "<div class=\"subjects\">")?.lowerBound ?? dom.startIndex))
+        let derivedVerdicts = Dictionary(derived.cases.map { ($0.id, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        let notPassing = reference.cases.filter { result in
+            [result.verdict, derivedVerdicts[result.id] ?? .pass].contains { ![.pass, .skip].contains($0) }
+        }
+        let summary = dom[attention.lowerBound...]
+        let section = summary[..<(summary.range(of: "</section>")?.upperBound ?? summary.endIndex)]
+        let listed = section.matches(of: #/<a class="id" href="#case-([^"]+)">/#).map { String($0.output.1) }
+        #expect(Set(listed) == Set(notPassing.map(\.id)))
+        #expect(listed.count == notPassing.count)
+        let levels = Dictionary(reference.cases.map { ($0.id, $0.level) }, uniquingKeysWith: { first, _ in first })
+        #expect(listed.map { levels[$0] } == listed.map { levels[$0] }.sorted { $0 == .must && $1 != .must }, "MUST cases come first")
+        #expect(listed.allSatisfy { dom.contains("<details class=\"case\" id=\"case-\($0)\"") })
+
         // The script ran (it counts the rows), and it is the only one: the injected one is text.
         #expect(dom.contains("\(reference.cases.count) of \(reference.cases.count) cases shown"))
         #expect(dom.components(separatedBy: "<script").count == 2)

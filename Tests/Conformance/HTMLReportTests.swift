@@ -44,7 +44,9 @@ struct HTMLReportTests {
         #expect(page.contains("v-none cell\" data-case=\"\(reference.cases[2].id)\" data-subject=\"1\""))
         let rule = try #require(rules.first { $0.id == reference.cases[0].rules[0] })
         #expect(page.contains("<a href=\"../spec/\(rule.file)#\(rule.id.lowercased())\">"))
-        #expect(page.contains("<p class=\"rule-text\">\(html.ruleParagraph(rule.text.components(separatedBy: "\n\n")[0]))</p>"))
+        #expect(
+            page.contains(
+                "<p class=\"rule-text\">\(html.ruleParagraph(rule.text.components(separatedBy: "\n\n")[0], ruleFile: rule.file))</p>"))
         #expect(page.contains(HTMLEscaping.escape(try #require(explanations[reference.cases[0].id]))))
         #expect(page.contains("<td>derived-lib</td><td>9.9.9</td>"))
         #expect(page.contains("data-differs=\"1\""))
@@ -54,11 +56,23 @@ struct HTMLReportTests {
     func ruleMarkdown() {
         let html = HTMLReport(reports: [], rules: [], explanations: [:], specLink: "../spec/")
         #expect(
-            html.ruleParagraph("A `401` is <b>not</b> [ERR-13](errors.md#err-13), see [RFC](https://rfc-editor.org/rfc/rfc9110).")
+            html.ruleParagraph(
+                "A `401` is <b>not</b> [ERR-13](errors.md#err-13), see [RFC](https://rfc-editor.org/rfc/rfc9110).", ruleFile: "fetch.md")
                 == #"A <code>401</code> is &lt;b&gt;not&lt;/b&gt; <a href="../spec/errors.md#err-13">ERR-13</a>, see "#
                 + #"<a href="https://rfc-editor.org/rfc/rfc9110">RFC</a>."#)
-        #expect(html.ruleParagraph("[x](javascript:alert(1))") == "[x](javascript:alert(1))")
-        #expect(html.ruleParagraph("`<script>`") == "<code>&lt;script&gt;</code>")
+        #expect(html.ruleParagraph("[x](javascript:alert(1))", ruleFile: "fetch.md") == "[x](javascript:alert(1))")
+        #expect(html.ruleParagraph("`<script>`", ruleFile: "fetch.md") == "<code>&lt;script&gt;</code>")
+    }
+
+    @Test("a link to a rule of the same file points into that file, not at the spec folder")
+    func sameFileLink() {
+        let html = HTMLReport(reports: [], rules: [], explanations: [:], specLink: "../spec/")
+        #expect(
+            html.ruleParagraph("as [HTTP-18](#http-18) says", ruleFile: "transport.md")
+                == #"as <a href="../spec/transport.md#http-18">HTTP-18</a> says"#)
+        #expect(
+            SpecLinks.rebase(markdown: "see [HTTP-15](#http-15) and [ERR-9](errors.md#err-9)", ruleFile: "transport.md", specFolder: "")
+                == "see [HTTP-15](transport.md#http-15) and [ERR-9](errors.md#err-9)")
     }
 
     @Test("the rule links are relative to where the page is written")

@@ -5,7 +5,8 @@ import Foundation
 /// before a run, which cases a declined feature turns into SKIP.
 package enum CaseList {
 
-    /// The listing of these cases; a case that requires no feature shows `-` in that column.
+    /// The listing of these cases, a line each (the count is the command's to say, on standard error, so that every
+    /// line of standard output is a case); a case that requires no feature shows `-` in that column.
     package static func render(_ cases: [ConformanceCase]) -> String {
         var text = ""
         for testCase in cases {
@@ -16,7 +17,7 @@ package enum CaseList {
             ]
             text += columns.joined(separator: "\t") + "\n"
         }
-        return text + "\(cases.count) cases\n"
+        return text
     }
 
     /// The listing as JSON: `{"suiteVersion": …, "cases": [{"id", "level", "rules", "requiredFeatures", "title"}]}`.

@@ -78,7 +78,7 @@ public struct SuiteReport: Sendable, Codable {
             // Shown only when there is one, so that the summary of a run without crashes reads as before.
             let crashes = (crash ?? 0) > 0 ? ", \(crash ?? 0) crashed" : ""
             return
-                "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) errors, \(hang) hangs\(flakes)\(crashes) (\(mustFailures) MUST failures)"
+                "\(total) cases: \(pass) passed, \(fail) failed, \(skip) skipped, \(error) \(error == 1 ? "error" : "errors"), \(hang) \(hang == 1 ? "hang" : "hangs")\(flakes)\(crashes) (\(mustFailures) MUST \(mustFailures == 1 ? "failure" : "failures"))"
         }
     }
 

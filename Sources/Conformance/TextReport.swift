@@ -5,11 +5,11 @@ import Foundation
 public enum TextReport {
 
     /// One progress line: `[ 12/160] PASS  retry.max-retries.boundary-3 (41 ms)`.
-    public static func progressLine(_ result: CaseResult, done: Int, total: Int) -> String {
+    public static func progressLine(_ result: CaseResult, done: Int, total: Int, style: TerminalStyle = .plain) -> String {
         let width = String(total).count
         let counter = String(repeating: " ", count: max(0, width - String(done).count)) + "\(done)"
-        var line =
-            "[\(counter)/\(total)] \(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
+        let verdict = style.paint(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0), as: result.verdict)
+        var line = "[\(counter)/\(total)] \(verdict) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
         if result.verdict != .pass, let reason = result.reason { line += " — \(reason)" }
         return line
     }
@@ -19,8 +19,9 @@ public enum TextReport {
         "\(report.subject.name): \(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s"
     }
 
-    /// The final summary: every case that is not PASS or SKIP, with expected and actual, then the counts.
-    public static func render(_ report: SuiteReport) -> String {
+    /// The final summary: every case that is not PASS or SKIP, with expected and actual, the skipped cases with their
+    /// reasons when `showSkips` is set (a count otherwise), then one line of counts that add up to the total.
+    public static func render(_ report: SuiteReport, style: TerminalStyle = .plain, showSkips: Bool = false) -> String {
         var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
         if let libraries = report.subject.libraryVersions, !libraries.isEmpty {
             text +=
@@ -29,7 +30,7 @@ public enum TextReport {
         text += "Harness: \(report.environment.openSSL)\(report.environment.libcurl.map { "; libcurl: \($0)" } ?? "")\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
             text +=
-                "\(result.verdict.rawValue) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
+                "\(style.paint(result.verdict.rawValue, as: result.verdict)) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
             if let explanation = result.explanation { text += "    why:      \(explanation)\n" }
             for rule in result.rules {
                 if let quoted = report.rules?[rule] { text += "    \(rule):  \(quoted.level.rawValue). \(quoted.summary)\n" }
@@ -39,11 +40,14 @@ public enum TextReport {
             for mismatch in result.mismatches { text += "    - \(mismatch)\n" }
             if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(reason)\n" }
         }
-        let skips = report.cases.filter { $0.verdict == .skip }.count
-        if skips > 0 { text += "\n\(skips) skipped (see --format markdown for the reasons)\n" }
+        let skips = report.cases.filter { $0.verdict == .skip }
+        if showSkips, !skips.isEmpty {
+            text += "\n"
+            for result in skips { text += "\(style.paint("SKIP", as: .skip)) \(result.id): \(result.reason ?? "no reason given")\n" }
+        } else if !skips.isEmpty {
+            text += "\n\(skips.count) skipped (--show-skips lists them with their reasons)\n"
+        }
         text += "\n\(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s\n"
-        text +=
-            "\(report.summary.pass) passed, \(report.summary.fail + report.summary.error + report.summary.hang + (report.summary.flaky ?? 0) + (report.summary.crash ?? 0)) failed, \(report.summary.skip) skipped\n"
         return text
     }
 }

@@ -38,11 +38,7 @@ extension ConformanceOptions {
         _ = try FixtureCatalogue.locate()
         let cases = selection.cases(of: Catalogue.all)
         guard !cases.isEmpty else { throw CommandFailure(.usage, "no case matches \(selection.spelling)") }
-        let quiet = quiet
-        let progress: @Sendable (CaseResult, Int, Int) -> Void = { result, done, total in
-            guard !quiet else { return }
-            FileHandle.standardError.write(Data((TextReport.progressLine(result, done: done, total: total) + "\n").utf8))
-        }
+        let (progress, finishProgress) = progressReporter(total: cases.count * repeats)
         let report: SuiteReport
         if let workerArguments, !noIsolation {
             report = try executeIsolated(subject, cases, workerArguments: workerArguments, progress: progress)
@@ -50,7 +46,9 @@ extension ConformanceOptions {
             report = try ConformanceRunner(subject: subject, concurrency: jobs, watchdog: watchdog).run(
                 cases, repeats: repeats, progress: progress)
         }
-        let text = try format.render(report, failingOn: failOn)
+        finishProgress()
+        let style = TerminalStyle(colored: destination == nil && color.colors(descriptor: STDOUT_FILENO))
+        let text = try format.render(report, failingOn: failOn, style: style, showSkips: showSkips)
         if let destination {
             try destination.write(text)
             FileHandle.standardError.write(Data((TextReport.summaryLine(report) + " — report written to \(destination.path)\n").utf8))
@@ -58,6 +56,22 @@ extension ConformanceOptions {
             print(text, terminator: "")
         }
         return report.passes(failingOn: failOn) ? 0 : 1
+    }
+
+    /// What is said on standard error as cases end: nothing with `--quiet`; on a terminal, one line of counts
+    /// rewritten in place (``LiveProgress``); otherwise, or with `--verbose`, a line per case.
+    /// Also returns what ends it: the live line is cleared, whatever count it reached.
+    private func progressReporter(total: Int) -> (report: @Sendable (CaseResult, Int, Int) -> Void, finish: () -> Void) {
+        if quiet { return ({ _, _, _ in }, {}) }
+        let style = TerminalStyle(colored: color.colors(descriptor: STDERR_FILENO))
+        if !verbose, isatty(STDERR_FILENO) == 1 {
+            let live = LiveProgress(total: total, style: style)
+            return ({ result, _, _ in live.record(result.verdict) }, { live.clear() })
+        }
+        let lines: @Sendable (CaseResult, Int, Int) -> Void = { result, done, total in
+            FileHandle.standardError.write(Data((TextReport.progressLine(result, done: done, total: total, style: style) + "\n").utf8))
+        }
+        return (lines, {})
     }
 
     /// Runs the cases in worker processes of this executable (``IsolatedRun``) and reports as the runner would.

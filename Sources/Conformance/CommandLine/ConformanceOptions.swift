@@ -68,9 +68,21 @@ public struct ConformanceOptions: ParsableArguments {
     @Flag(help: "Run the cases in this process: a crash of the subject ends the run, without a report.")
     public var noIsolation = false
 
-    /// Prints no progress line on standard error.
-    @Flag(help: "Print no progress line on standard error.")
+    /// Prints no progress on standard error.
+    @Flag(help: "Print no progress on standard error.")
     public var quiet = false
+
+    /// Prints a line per case as it ends, even on a terminal (where one line of counts is rewritten in place).
+    @Flag(help: "Print a line per case as it ends, even on a terminal (where one line of counts is rewritten instead).")
+    public var verbose = false
+
+    /// Lists the skipped cases with their reasons in the text report.
+    @Flag(help: "List the skipped cases with their reasons in the text report.")
+    public var showSkips = false
+
+    /// Whether verdicts are coloured: `auto` (on a terminal, unless `NO_COLOR` is set), `always` or `never`.
+    @Option(help: ArgumentHelp("Colour the verdicts: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    public var color: ColorChoice = .auto
 
     /// Set in the worker processes that run the cases: this executable again, with the same arguments.
     @Flag(name: .customLong(ConformanceWorker.flag), help: .private)

@@ -7,7 +7,8 @@ struct ListCommand: ConformanceSubcommand {
         commandName: "list",
         abstract: "Lists the cases: ID, level, rules, the features a subject needs for them, title.",
         discussion: """
-            Text is one tab-separated line per case (a case that needs no feature shows -), then the count. JSON is \
+            Text is one tab-separated line per case on standard output (a case that needs no feature shows -), and the \
+            count on standard error. JSON is \
             an object with suiteVersion and cases, each with id, level, rules, requiredFeatures and title.
             """)
 
@@ -31,7 +32,9 @@ struct ListCommand: ConformanceSubcommand {
         _ = try FixtureCatalogue.locate()
         let cases = selection.cases(of: Catalogue.all)
         switch format {
-        case .text: Swift.print(CaseList.render(cases), terminator: "")
+        case .text:
+            Swift.print(CaseList.render(cases), terminator: "")
+            FileHandle.standardError.write(Data("\(cases.count) cases\n".utf8))
         case .json: Swift.print(String(decoding: try CaseList.json(cases), as: UTF8.self))
         }
         return 0

@@ -15,9 +15,12 @@ public enum ReportFormat: String, CaseIterable, Sendable, ExpressibleByArgument 
     /// The report in this format, for a run whose gate is `failingOn` (JUnit marks as failures only what fails it).
     ///
     /// - Throws: an `EncodingError` when JSON cannot encode the report.
-    public func render(_ report: SuiteReport, failingOn gate: ConformanceLevel = .must) throws -> String {
+    /// The text form is drawn in `style` and lists the skipped cases with their reasons when `showSkips` is set.
+    public func render(
+        _ report: SuiteReport, failingOn gate: ConformanceLevel = .must, style: TerminalStyle = .plain, showSkips: Bool = false
+    ) throws -> String {
         switch self {
-        case .text: TextReport.render(report)
+        case .text: TextReport.render(report, style: style, showSkips: showSkips)
         case .json: String(decoding: try JSONReport.encode(report), as: UTF8.self) + "\n"
         case .junit: JUnitReport.render(report, failingOn: gate)
         case .markdown: MarkdownReport.render(report)

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// The report as Markdown, for humans and for `docs/`: the environment, a summary per family, then every
 /// case that is not PASS with expected and actual, then the full list.
@@ -49,9 +50,9 @@ public enum MarkdownReport {
                     }
                 }
                 md += "- expected: \(result.expected.outcome)\n"
-                md += "- actual: \(result.actual.map { "\($0)" } ?? "no completion")\n"
-                for mismatch in result.mismatches { md += "- \(mismatch)\n" }
-                if result.mismatches.isEmpty, let reason = result.reason { md += "- \(reason)\n" }
+                md += "- actual: \(result.actual.map { shown("\($0)") } ?? "no completion")\n"
+                for mismatch in result.mismatches { md += "- \(shown(mismatch))\n" }
+                if result.mismatches.isEmpty, let reason = result.reason { md += "- \(shown(reason))\n" }
                 md += "\n"
             }
         }
@@ -71,6 +72,9 @@ public enum MarkdownReport {
     private static func family(_ result: CaseResult) -> String { String(result.id.prefix { $0 != "." }) }
 
     private static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        shown(text).replacingOccurrences(of: "|", with: "\\|")
     }
+
+    /// What a subject or a server wrote (a reason, a mismatch quoting a body), on one line and bounded (``DisplayText``).
+    private static func shown(_ text: String) -> String { DisplayText.line(text, limit: 600) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// The terminal report: a progress line per case while it runs, then the cases that are not PASS and
 /// the summary.
@@ -10,7 +11,7 @@ public enum TextReport {
         let counter = String(repeating: " ", count: max(0, width - String(done).count)) + "\(done)"
         let verdict = style.paint(result.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0), as: result.verdict)
         var line = "[\(counter)/\(total)] \(verdict) \(result.id) (\(Int(result.durationMilliseconds)) ms)"
-        if result.verdict != .pass, let reason = result.reason { line += " — \(reason)" }
+        if result.verdict != .pass, let reason = result.reason { line += " — \(shown(reason))" }
         return line
     }
 
@@ -36,18 +37,21 @@ public enum TextReport {
                 if let quoted = report.rules?[rule] { text += "    \(rule):  \(quoted.level.rawValue). \(quoted.summary)\n" }
             }
             text += "    expected: \(result.expected.outcome)\n"
-            text += "    actual:   \(result.actual.map { "\($0)" } ?? "no completion")\n"
-            for mismatch in result.mismatches { text += "    - \(mismatch)\n" }
-            if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(reason)\n" }
+            text += "    actual:   \(result.actual.map { shown("\($0)") } ?? "no completion")\n"
+            for mismatch in result.mismatches { text += "    - \(shown(mismatch))\n" }
+            if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(shown(reason))\n" }
         }
         let skips = report.cases.filter { $0.verdict == .skip }
         if showSkips, !skips.isEmpty {
             text += "\n"
-            for result in skips { text += "\(style.paint("SKIP", as: .skip)) \(result.id): \(result.reason ?? "no reason given")\n" }
+            for result in skips { text += "\(style.paint("SKIP", as: .skip)) \(result.id): \(shown(result.reason ?? "no reason given"))\n" }
         } else if !skips.isEmpty {
             text += "\n\(skips.count) skipped (--show-skips lists them with their reasons)\n"
         }
         text += "\n\(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s\n"
         return text
     }
+
+    /// What a subject or a server wrote, on one line and bounded, so that it cannot drive the terminal (``DisplayText``).
+    private static func shown(_ text: String) -> String { DisplayText.line(text, limit: 600) }
 }

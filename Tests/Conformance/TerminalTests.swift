@@ -47,6 +47,21 @@ struct TerminalTests {
                 "\u{1B}[32mPASS "))
     }
 
+    @Test("a reason with a terminal escape, control characters or 100 KiB is shown escaped and bounded, in text and Markdown")
+    func hostileReasonEscaped() {
+        let hostile = "\u{1B}]0;owned\u{7}\u{1B}[2J" + String(repeating: "x", count: 100 * 1024) + "\r\nFAKE PASS"
+        var report = self.report
+        report.cases[1].reason = hostile
+        report.cases[1].mismatches = [hostile]
+        for text in [TextReport.render(report), MarkdownReport.render(report), TextReport.progressLine(report.cases[1], done: 1, total: 1)]
+        {
+            #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\r" })
+            #expect(text.contains("\\u{1b}]0;owned\\u{7}\\u{1b}[2J"))
+            #expect(text.count < 20_000)
+            #expect(!text.contains("FAKE PASS"))
+        }
+    }
+
     @Test("auto colours a terminal unless NO_COLOR is set; always and never do as they say")
     func colorChoice() {
         let pipe = Pipe()

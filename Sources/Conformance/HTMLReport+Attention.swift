@@ -12,6 +12,11 @@ extension HTMLReport {
             html += "<td>\(report.summary.mustFailures)</td></tr>\n"
         }
         html += "</table>\n"
+        for report in reports {
+            for hint in EnvironmentHint.hints(for: report) {
+                html += "<p class=\"hint\"><b>Hint for \(e(report.subject.name))</b>: \(e(hint.text))</p>\n"
+            }
+        }
         let failing = families.flatMap(\.rows).filter { row in
             row.results.contains { result in result.map { ![.pass, .skip].contains($0.verdict) } ?? false }
         }

@@ -61,6 +61,11 @@ public enum MarkdownReport {
             md += "\n## Skipped\n\n| case | reason |\n|---|---|\n"
             for result in skipped { md += "| `\(result.id)` | \(cell(result.reason ?? "")) |\n" }
         }
+        let hints = EnvironmentHint.hints(for: report)
+        if !hints.isEmpty {
+            md += "\n## Hints for the subject's author\n\n"
+            for hint in hints { md += "- \(shown(hint.text))\n" }
+        }
         md += "\n## All cases\n\n| case | level | verdict | ms | rules | title |\n|---|---|---|---|---|---|\n"
         for result in report.cases {
             md +=

@@ -41,6 +41,7 @@ public enum TextReport {
             for mismatch in result.mismatches { text += "    - \(shown(mismatch))\n" }
             if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(shown(reason))\n" }
         }
+        for hint in EnvironmentHint.hints(for: report) { text += "\nHint: \(hint.text)\n" }
         let skips = report.cases.filter { $0.verdict == .skip }
         if showSkips, !skips.isEmpty {
             text += "\n"

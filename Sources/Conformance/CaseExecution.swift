@@ -99,7 +99,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
     /// Carries out the case's action with its driver.
     private func act(on stack: inout Subject.Stack?, _ waits: CaseWaits) throws(CaseStop) {
         let resource = ResourceBuilder.resource(for: testCase.resource, context: waits.context)
-        let ending = testCase.expected.checks.contains(.noRetryHookAfterCancel)
+        let ending = testCase.expected.checks.contains { $0 == .noRetryHookAfterCancel || $0 == .exchangeStoppedAfterCancel }
         guard let driver = testCase.action.driver(endingAbandonedTransfers: ending) else {
             return try testCase.action.stackRelease.drive(&stack, resource: resource, waits)
         }

@@ -28,14 +28,16 @@ extension Catalogue {
                 id: "cancel.in-flight", title: "cancelling while the request is in flight completes with cancelled",
                 rules: ["CANCEL-1", "CANCEL-3"],
                 explanation:
-                    "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once. The server then drops the connection: a stack that left the transfer running would offer its failure to the recording interceptor, which must see no failed or scheduled hook after the cancel.",
+                    "The server reads the request and never answers; the caller cancels: .cancelled (not .url(.cancelled)), exactly once, and the stack stops the exchange (it closes the connection, or resets the HTTP/2 stream) before the server gives up a second later. The server then drops the connection: a stack that left the transfer running would offer its failure to the recording interceptor, which must see no failed or scheduled hook after the cancel.",
                 server: .plain(.fault(.stallAfterRequest)), resource: .intercepted(.recorder("a")), action: .cancel(.inFlight),
-                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel])),
+                expected: Expectation(
+                    Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel, .exchangeStoppedAfterCancel])),
             ConformanceCase(
                 id: "cancel.in-flight.tls", title: "cancelling an HTTPS request in flight completes with cancelled",
                 rules: ["CANCEL-3"], explanation: "As cancel.in-flight, over TLS.",
                 server: .tls("valid-ec256", .fault(.stallAfterRequest)), resource: .intercepted(.recorder("a")), action: .cancel(.inFlight),
-                expected: Expectation(Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel])),
+                expected: Expectation(
+                    Outcome(kind: .cancelled), checks: [.completions(1), .noRetryHookAfterCancel, .exchangeStoppedAfterCancel])),
             ConformanceCase(
                 id: "cancel.in-flight.with-retry-policy", title: "cancelling in flight is not retried",
                 rules: ["CANCEL-3"],

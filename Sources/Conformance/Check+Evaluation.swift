@@ -18,6 +18,12 @@ extension Check {
             guard let after = seen.hooksAfterCancel else { return "the runner never cancelled" }
             let late = after.filter { $0.hook == "failure" || $0.hook == "scheduled" }.map { "\($0.interceptor).\($0.hook)" }
             return late.isEmpty ? nil : "\(late)"
+        case .exchangeStoppedAfterCancel:
+            guard let connection = seen.journal.last(where: { $0.requests > 0 }) else { return "no connection carried the request" }
+            if connection.closedBy == "client" { return nil }
+            if connection.http2 == true, !(connection.http2ClientResets ?? []).isEmpty { return nil }
+            return "the connection stayed open until the server \(connection.closedBy == "server" ? "closed it" : "ended")"
+                + (connection.http2 == true ? ", its stream never reset" : "")
         case .failureRetryCounts(let expected):
             return differs(seen.primaryHooks("failure").map(\.retryCount), expected)
         case .failureTotalDelays(let expected):

@@ -10,6 +10,10 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// cancellation was not offered as a failure, and no retry started (CANCEL-3). The runner then ends the
     /// server's side of the connection, so that a transfer the stack left running fails where the hooks see it.
     case noRetryHookAfterCancel
+    /// After the runner cancelled the fetch in flight, the stack stopped the exchange before the server gave up on it
+    /// (a second): it closed the connection, or over HTTP/2 reset the stream (CANCEL-3). A stack that only forgot the
+    /// fetch would leave its transfer running: an upload still sending, a download still receiving, a pooled slot held.
+    case exchangeStoppedAfterCancel
     /// The retry counts of the state the recording interceptors' failed hook saw, in order.
     case failureRetryCounts([Int])
     /// The total delays of the state the recording interceptors' failed hook saw, in order.
@@ -67,6 +71,7 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .hooks(let hooks): "hooks \(hooks)"
         case .noRetryHookAfterCancel: "no failed or scheduled hook after the cancel"
+        case .exchangeStoppedAfterCancel: "the exchange stopped by the client after the cancel"
         case .failureRetryCounts(let counts): "failed-hook retry counts \(counts)"
         case .failureTotalDelays(let delays): "failed-hook total delays \(delays)"
         case .scheduledRetryCounts(let counts): "scheduled-hook retry counts \(counts)"

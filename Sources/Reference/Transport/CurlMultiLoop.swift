@@ -120,6 +120,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             work.jobs.forEach { $0() }
             for transfer in work.adds { add(transfer, stopping: work.stopping) }
             for transfer in work.cancels {
+                stopExchange(of: transfer)
                 remove(transfer)?.completeCancelled()
             }
             if work.stopping {
@@ -150,6 +151,16 @@ final class CurlMultiLoop: @unchecked Sendable {
         // Removing fails only for a handle that is not in the multi handle, which `active` rules out.
         _ = curl_multi_remove_handle(multi, easy)
         return transfer
+    }
+
+    /// Makes the removal of a cancelled transfer stop its exchange on the wire (CANCEL-3). Over HTTP/1.1 removing a
+    /// transfer in progress closes its connection; over HTTP/2 libcurl 7.88 only queues the stream's RST_STREAM, sent
+    /// when the connection is next used, so the server goes on sending, or waiting, for a response nobody reads.
+    /// Forbidding reuse closes the connection at the removal when no other stream uses it; one that carries others
+    /// sends the reset as they progress. A reset easy handle forgets the option.
+    private func stopExchange(of transfer: CurlTransfer) {
+        guard active[transfer.easy.handle] != nil else { return }
+        try? transfer.easy.set(CURLOPT_FORBID_REUSE, 1)
     }
 
     /// Starts a transfer over from the beginning, on a new connection: removing and adding an easy handle restarts

@@ -71,7 +71,7 @@ extension Catalogue {
                     title: "the handler is told standard validation's verdict on \(scenario.name): \(scenario.expected)",
                     rules: valid ? ["TRUST-4"] : ["TRUST-4", "TRUST-3"],
                     explanation:
-                        "A handler that trusts exactly what standard validation accepts sees \(scenario.expected) for \(scenario.name) and the verified chain's pins; a refusal leaks no request byte.",
+                        "A handler that trusts exactly what standard validation accepts sees \(scenario.expected) for \(scenario.name) and the verified chain's pins (none when the chain did not verify, unless only the host name failed); a refusal leaks no request byte.",
                     requires: requires.union([.serverTrustChallenge]), server: server,
                     stack: StackSetup(handler: .scripted(.refuseUnlessValid)),
                     expected: valid
@@ -85,7 +85,11 @@ extension Catalogue {
                             Outcome(
                                 kind: .url, urlErrorCode: refusalCode("chainNotTrusted(\(kind))"),
                                 trustFailure: "handler:chainNotTrusted(\(kind))"),
-                            journal: JournalExpectation(requests: 0, noApplicationBytes: true), checks: [.challengeStandardValidation(kind)]
+                            journal: JournalExpectation(requests: 0, noApplicationBytes: true),
+                            // A chain that did not verify is no verified chain; only a host-name failure, checked after
+                            // the whole chain verified, keeps it.
+                            checks: [.challengeStandardValidation(kind)]
+                                + (kind == "hostname-mismatch" ? [] : [.challenge(host: host, servedPins: nil, verifiedPins: [])])
                         )))
         }
         cases += handlerContract + verificationTime

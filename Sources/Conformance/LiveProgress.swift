@@ -31,19 +31,19 @@ package final class LiveProgress: Sendable {
 
     /// Counts a case's verdict and redraws the line if it is time to.
     package func record(_ verdict: Verdict, now: ContinuousClock.Instant = .now) {
-        let line: String? = state.withLock { state in
+        // Written under the lock: two cases ending at once must not draw their counts out of order.
+        state.withLock { state in
             state.done += 1
             state.counts[verdict, default: 0] += 1
-            if state.done >= total { return nil }
-            if let last = state.lastDrawn, now - last < interval { return nil }
+            if state.done >= total { return }
+            if let last = state.lastDrawn, now - last < interval { return }
             state.lastDrawn = now
-            return "\r\u{1B}[K" + Self.text(state, total: total, elapsed: now - started, style: style)
+            write("\r\u{1B}[K" + Self.text(state, total: total, elapsed: now - started, style: style))
         }
-        if let line { write(line) }
     }
 
     /// Clears the line, once the run is over.
-    package func clear() { write("\r\u{1B}[K") }
+    package func clear() { state.withLock { _ in write("\r\u{1B}[K") } }
 
     /// `[ 120/958] 117 passed, 2 failed, 1 skipped · 12 s, about 80 s left`.
     private static func text(_ state: State, total: Int, elapsed: Duration, style: TerminalStyle) -> String {

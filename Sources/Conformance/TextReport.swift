@@ -17,21 +17,22 @@ public enum TextReport {
 
     /// One line: the counts and the wall time.
     public static func summaryLine(_ report: SuiteReport) -> String {
-        "\(report.subject.name): \(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s"
+        "\(shown(report.subject.name)): \(report.summary.description) in \(String(format: "%.1f", report.durationSeconds)) s"
     }
 
     /// The final summary: every case that is not PASS or SKIP, with expected and actual, the skipped cases with their
     /// reasons when `showSkips` is set (a count otherwise), then one line of counts that add up to the total.
     public static func render(_ report: SuiteReport, style: TerminalStyle = .plain, showSkips: Bool = false) -> String {
-        var text = "\n\(report.suite) \(report.suiteVersion) against \(report.subject.name): \(report.subject.summary)\n"
+        var text = "\n\(report.suite) \(report.suiteVersion) against \(shown(report.subject.name)): \(shown(report.subject.summary))\n"
         if let libraries = report.subject.libraryVersions, !libraries.isEmpty {
             text +=
-                "Subject libraries: " + libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ") + "\n"
+                "Subject libraries: " + shown(libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; "))
+                + "\n"
         }
         text += "Harness: \(report.environment.openSSL)\(report.environment.libcurl.map { "; libcurl: \($0)" } ?? "")\n\n"
         for result in report.cases where result.verdict != .pass && result.verdict != .skip {
             text +=
-                "\(style.paint(result.verdict.rawValue, as: result.verdict)) [\(result.level.rawValue)] \(result.id): \(result.title) (rules \(result.rules.joined(separator: ", ")))\n"
+                "\(style.paint(result.verdict.rawValue, as: result.verdict)) [\(result.level.rawValue)] \(shown(result.id)): \(shown(result.title)) (rules \(result.rules.joined(separator: ", ")))\n"
             if let explanation = result.explanation { text += "    why:      \(explanation)\n" }
             for rule in result.rules {
                 if let quoted = report.rules?[rule] { text += "    \(rule):  \(quoted.level.rawValue). \(quoted.summary)\n" }
@@ -41,7 +42,7 @@ public enum TextReport {
             for mismatch in result.mismatches { text += "    - \(shown(mismatch))\n" }
             if result.mismatches.isEmpty, let reason = result.reason { text += "    - \(shown(reason))\n" }
         }
-        for hint in EnvironmentHint.hints(for: report) { text += "\nHint: \(hint.text)\n" }
+        for hint in EnvironmentHint.hints(for: report) { text += "\nHint: \(shown(hint.text))\n" }
         let skips = report.cases.filter { $0.verdict == .skip }
         if showSkips, !skips.isEmpty {
             text += "\n"

@@ -57,11 +57,12 @@ struct WorkerProcess: Sendable {
             run.termination = .exited(-1)
             return run
         }
+        // Read before anything is written: a worker that filled its standard error must never wait on the parent.
+        let errorTail = ErrorTail.forward(errors.fileHandleForReading, keeping: Self.keptErrorLines)
         // A worker that dies before reading its input must not take the parent with it (SIGPIPE): the write
         // then fails, and the worker's end is seen below.
         try? input.fileHandleForWriting.write(contentsOf: Data(ids.map { $0 + "\n" }.joined().utf8))
         try? input.fileHandleForWriting.close()
-        let errorTail = ErrorTail.forward(errors.fileHandleForReading, keeping: Self.keptErrorLines)
         let reader = output.fileHandleForReading
         let lastMessage = Locked(ContinuousClock.now)
         let stalled = Locked(false)

@@ -9,21 +9,22 @@ package enum DisplayText {
     /// The most characters of one field an error shows by default.
     package static let defaultLimit = 300
 
-    /// `text` on one line: control characters (C0, DEL, C1, and the line and paragraph separators) written as
-    /// `\u{…}` escapes, and at most `limit` characters of it kept, the cut said with how much was left out.
+    /// `text` on one line: control characters (C0, DEL, C1, the line and paragraph separators, the bidirectional
+    /// overrides and isolates that reorder what follows, the zero-width ones that hide it) written as `\u{…}` escapes,
+    /// a backslash doubled (so that an escape the text wrote itself cannot pass for one of these), and at most `limit`
+    /// characters shown, the cut said with how much was left out.
     package static func line(_ text: String, limit: Int = defaultLimit) -> String {
         var shown = ""
-        var kept = 0
+        var length = 0
         var index = text.unicodeScalars.startIndex
         let scalars = text.unicodeScalars
-        while index != scalars.endIndex, kept < limit {
+        while index != scalars.endIndex {
             let scalar = scalars[index]
-            if isControl(scalar) {
-                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-            kept += 1
+            let piece =
+                isControl(scalar) ? "\\u{" + String(scalar.value, radix: 16) + "}" : scalar == "\\" ? "\\\\" : String(scalar)
+            guard length + piece.unicodeScalars.count <= limit else { break }
+            shown += piece
+            length += piece.unicodeScalars.count
             index = scalars.index(after: index)
         }
         let left = scalars[index...].count
@@ -33,7 +34,7 @@ package enum DisplayText {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: return true
         default: return false
         }
     }

@@ -23,7 +23,9 @@ extension Network.URLSessionError: CustomStringConvertible, LocalizedError {
         case .badResponse(let response):
             return "no HTTP response\(Self.from(response))"
         case .retry(let reason, let state):
-            let attempts = state.attemptCount == 1 ? "1 attempt" : "\(state.attemptCount) attempts"
+            // The state of a fetch that gave up holds every attempt's error, the last one included.
+            let count = max(1, state.errors.count)
+            let attempts = count == 1 ? "1 attempt" : "\(count) attempts"
             return "gave up after \(attempts) (\(reason)); last error: \(Self.describe(state.errors.last))"
         case .cancelled:
             return "the fetch was cancelled"

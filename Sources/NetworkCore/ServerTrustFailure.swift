@@ -92,8 +92,10 @@ public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
         var text = "server trust refused for host \(DisplayText.line(host)): \(reason)"
         if let chain = reason.chainValidationFailure {
             text += " (\(chain))"
-            if seenCertificates.indices.contains(chain.depth) {
-                text += "; failed certificate: #\(chain.depth) (\(DisplayText.line(seenCertificates[chain.depth].subject)))"
+            // Depth 0 is the leaf in every chain; deeper, the depth counts the verifier's own path, which need not be
+            // the order of the certificates listed here (the served ones, when the chain did not verify).
+            if chain.depth == 0, let leaf = seenCertificates.first {
+                text += "; failed certificate: the leaf (\(DisplayText.line(leaf.subject)))"
             }
         }
         if let policy { text += "; policy: \(DisplayText.line(policy))" }

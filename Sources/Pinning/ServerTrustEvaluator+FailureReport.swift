@@ -14,7 +14,7 @@ extension ServerTrustEvaluator {
         public let verifiedChain: [ServerCertificate]
         /// The certificates the server sent, in its order.
         public let servedChain: [ServerCertificate]
-        /// The pins the policy accepts, sorted.
+        /// The pins the policy accepts, bare (without a `sha256/` they were given with), sorted.
         public let configuredPins: [String]
         /// The time the chain was checked against (the challenge's verification time).
         public let date: Date

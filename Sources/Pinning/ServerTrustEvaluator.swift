@@ -140,7 +140,7 @@ public final class ServerTrustEvaluator: AuthenticationChallengeHandler {
         }
         return ServerTrustFailure(
             reason: reason, host: challenge.host, policy: policy?.description,
-            configuredPins: policy.map { $0.pinnedHashes.sorted() } ?? [],
+            configuredPins: policy.map { $0.canonicalPins.sorted() } ?? [],
             seenCertificates: challenge.verifiedChain.isEmpty ? challenge.servedChain : challenge.verifiedChain,
             detail: detail)
     }

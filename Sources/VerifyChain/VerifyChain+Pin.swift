@@ -14,7 +14,7 @@ extension VerifyChain {
                 base64 of the SHA-256 of the DER SubjectPublicKeyInfo, what PinningPolicy and TrustManager take.
                 """)
 
-        @Argument(help: ArgumentHelp("Certificate or key files.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Certificate or key files; - reads standard input.", valueName: "file"))
         var files: [String]
 
         func validate() throws {
@@ -25,7 +25,11 @@ extension VerifyChain {
             var failures: [SPKIPinFile.Failure] = []
             for file in files {
                 do {
-                    print(try SPKIPinFile.pin(ofFile: file))
+                    if file == "-" {
+                        print(try SPKIPinFile.pin(of: FileHandle.standardInput.readDataToEndOfFile(), source: "standard input"))
+                    } else {
+                        print(try SPKIPinFile.pin(ofFile: file))
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                     failures.append(error)

@@ -41,7 +41,7 @@ struct BuiltExecutable {
 
     /// Runs it with the fixtures of this package and `environment`, waiting at most `limit` seconds for it to end
     /// (then it is killed). Its output goes to files, so that a long output cannot block it on a full pipe.
-    func run(_ arguments: [String], environment: [String: String] = [:], limit: TimeInterval = 60) throws -> Outcome {
+    func run(_ arguments: [String], environment: [String: String] = [:], input: URL? = nil, limit: TimeInterval = 60) throws -> Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -57,7 +57,7 @@ struct BuiltExecutable {
         merged.merge(environment) { _, given in given }
         process.environment = merged
         process.currentDirectoryURL = Self.packageRoot
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         let ended = DispatchSemaphore(value: 0)

@@ -54,6 +54,9 @@ struct VerifyChainCommandTests {
         let notAKey = try Self.run(["pin", "README.md"])
         #expect(notAKey.status == 65)
         #expect(notAKey.errors == "Error: README.md: not a certificate, public key or unencrypted private key (PEM or DER)\n")
+        let fromInput = try BuiltExecutable("verify-chain").run(
+            ["pin", "-"], input: BuiltExecutable.packageRoot.appendingPathComponent("\(Self.certificates)/valid-ec256/leaf.pem"))
+        #expect(fromInput.output == pins[0] + "\n", "- reads standard input")
         let missing = try Self.run(["pin", "no-such.pem"])
         #expect(missing.status == 66)
         #expect(missing.errors == "Error: no-such.pem: no such file\n")

@@ -44,7 +44,7 @@ struct ErrorDescriptionTests {
             reason: .chainNotTrusted(expired), host: "api.example.test", seenCertificates: [Self.leaf, Self.root])
         #expect(
             failure.description
-                == "server trust refused for host api.example.test: chainNotTrusted(expired) (expired at depth 0: certificate has expired (verify error 10)); failed certificate: #0 (CN=api.example.test); chain pins: [#0 LEAFPIN= (CN=api.example.test), #1 ROOTPIN= (CN=Root)]"
+                == "server trust refused for host api.example.test: chainNotTrusted(expired) (expired at depth 0: certificate has expired (verify error 10)); failed certificate: the leaf (CN=api.example.test); chain pins: [#0 LEAFPIN= (CN=api.example.test), #1 ROOTPIN= (CN=Root)]"
         )
         #expect(failure.localizedDescription == failure.description)
         #expect(
@@ -108,7 +108,7 @@ struct ErrorDescriptionTests {
         let error = Network.URLSessionError.retry(.retries(2), Retry.State(errors: [last, last, last], totalDelay: 0.3))
         #expect(
             error.description
-                == "gave up after 4 attempts (the policy allows 2 retries); last error: HTTP 503 from https://api.example.test/v1/items: the status is not a success"
+                == "gave up after 3 attempts (the policy allows 2 retries); last error: HTTP 503 from https://api.example.test/v1/items: the status is not a success"
         )
     }
 
@@ -120,6 +120,12 @@ struct ErrorDescriptionTests {
             failure.description
                 == "server trust refused for host h.test: noPinMatched; chain pins: [#0 PIN= (CN=evil\\u{1b}[31m\\u{a}second line\\u{7})]")
         #expect(!failure.description.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test("a bidirectional override, a zero-width space and a backslash cannot disguise the line")
+    func bidiAndBackslashEscaped() {
+        let subject = "CN=a\u{202E}gnp.exe\u{200B} \\u{1b}"
+        #expect(DisplayText.line(subject) == "CN=a\\u{202e}gnp.exe\\u{200b} \\\\u{1b}")
     }
 
     @Test("a 100 KiB field is cut to a few hundred characters, saying how much was left out")

@@ -39,6 +39,9 @@ extension ConformanceOptions {
         let cases = selection.cases(of: Catalogue.all)
         guard !cases.isEmpty else { throw CommandFailure(.usage, "no case matches \(selection.spelling)") }
         let (progress, finishProgress) = progressReporter(total: cases.count * repeats)
+        // Cleared however the run ends: a thrown error's message must not land on the progress line.
+        var progressFinished = false
+        defer { if !progressFinished { finishProgress() } }
         let report: SuiteReport
         if let workerArguments, !noIsolation {
             report = try executeIsolated(subject, cases, workerArguments: workerArguments, progress: progress)
@@ -47,6 +50,7 @@ extension ConformanceOptions {
                 cases, repeats: repeats, progress: progress)
         }
         finishProgress()
+        progressFinished = true
         let style = TerminalStyle(colored: destination == nil && color.colors(descriptor: STDOUT_FILENO))
         let text = try format.render(report, failingOn: failOn, style: style, showSkips: showSkips)
         if let destination {

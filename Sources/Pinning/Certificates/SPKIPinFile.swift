@@ -23,6 +23,11 @@ package enum SPKIPinFile {
         }
         guard !isFolder.boolValue else { throw Failure(path: path, reason: "is a folder") }
         guard let contents = FileManager.default.contents(atPath: path) else { throw Failure(path: path, reason: "cannot be read") }
+        return try pin(of: contents, source: path)
+    }
+
+    /// The pin of what `contents` holds, as ``pin(ofFile:)`` reads a file; `source` names it in a failure.
+    package static func pin(of contents: Data, source path: String) throws(Failure) -> String {
         defer { ERR_clear_error() }
         guard let spki = subjectPublicKeyInfo(in: contents), let digest = OpenSSLCertificate.sha256(spki) else {
             throw Failure(path: path, reason: "not a certificate, public key or unencrypted private key (PEM or DER)")

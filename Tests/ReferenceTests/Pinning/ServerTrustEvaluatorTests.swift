@@ -21,6 +21,14 @@ extension PinningTests {
             #expect(harness.fetch().success != nil)
         }
 
+        @Test("a refusal lists the configured pins bare, however they were written")
+        func refusalListsPinsBare() throws {
+            let written = ["sha256/" + Catalogue.unrelated, Catalogue.backup]
+            let harness = try PinHarness(handler: evaluator([policy(pins: Set(written))]))
+            let failure = try #require(harness.fetch().serverTrustFailure)
+            #expect(failure.configuredPins == [Catalogue.unrelated, Catalogue.backup].sorted())
+        }
+
         @Test("a pin on the intermediate is accepted")
         func pinOnIntermediate() throws {
             let harness = try PinHarness(handler: evaluator([policy(pins: [Catalogue.intermediate("valid-ec256")])]))

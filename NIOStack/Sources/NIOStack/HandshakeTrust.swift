@@ -69,6 +69,9 @@ final class HandshakeTrust: Sendable {
                 return refuse(.notJudged("the verified chain holds a certificate neither served nor trusted"))
             }
         }
+        // A chain that did not verify is no verified chain: only a host-name failure, checked once the path verified,
+        // keeps it (TRUST-4), so that no handler matches pins on a path no anchor vouches for.
+        if case .failure(let failure) = outcome.result, failure.kind != .hostnameMismatch { verified = [] }
         let summaries = verified.map(\.summary)
         evidence.withLock { $0 = (parsed.map(\.summary), summaries, outcome.result) }
         let challenge = ServerTrustChallenge(

@@ -24,6 +24,10 @@ struct TransportSetup: Sendable {
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates([])
         tls.applicationProtocols = ["http/1.1"]
+        // A close sends close_notify, then NIOSSL waits for the server's before closing the socket, 5 s by default: a
+        // cancelled exchange with a server that never answers would keep its connection that long (CANCEL-3). A client
+        // need not wait for the server's close_notify (RFC 8446 6.1).
+        tls.shutdownTimeout = .milliseconds(200)
         // BoringSSL's client leaves out P-521 and Ed25519 by default; the verifier judges keys, not the handshake.
         tls.verifySignatureAlgorithms = [
             .ecdsaSecp256R1Sha256, .ecdsaSecp384R1Sha384, .ecdsaSecp521R1Sha512, .ed25519,

@@ -46,6 +46,9 @@ struct StableReportTests {
             // libcurl may open a fresh connection to send the lost POST again before the stack stops it, or give up
             // at once: the same networkConnectionLost, with one connection or two in the journal.
             "transport.keep-alive-lost.post-not-sent-again",
+            // The server stops reading after the read that brought the body's first bytes, and how much that read
+            // holds depends on how the client's writes arrived: the same timedOut, with 16 384 bytes or a few more.
+            "transport.stall-mid-request-body",
         ]
         let cases = Catalogue.filter(
             Catalogue.all, glob: "transport.*,trust.standard.*,pin.no-rescue.*,body.large,body.size-limit.*,redirect.*"

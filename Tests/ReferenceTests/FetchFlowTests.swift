@@ -138,7 +138,7 @@ struct FetchFlowTests {
         guard case .http(.serverError(500), _, _)? = harness.fetch(resource).failure else {
             Issue.record("expected the raw http error"); return
         }
-        #expect(seen.withLock { $0 } == ["none|retry", "none|noRetry(NetworkCore.Retry.Error.retries(9))"])
+        #expect(seen.withLock { $0 } == ["none|retry", "none|noRetry(the policy allows 9 retries)"])
     }
 
     @Test("a fetch of the same resource value starts from an empty retry state")

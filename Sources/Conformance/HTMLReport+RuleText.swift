@@ -4,7 +4,7 @@ extension HTMLReport {
     /// `[text](target)`, so that the rule reads as it does in `docs/spec`.
     ///
     /// Working on the escaped text keeps both forms safe: nothing they wrap can be markup any more. A link target is
-    /// relative to the rule's file (``SpecLinks``), or `https:`; any other scheme stays text.
+    /// relative to the rule's file (`SpecLinks`), or `https:`; any other scheme stays text.
     func ruleParagraph(_ paragraph: String, ruleFile: String) -> String {
         var html = e(paragraph)
         html.replace(#/`([^`]+)`/#) { "<code>\($0.output.1)</code>" }

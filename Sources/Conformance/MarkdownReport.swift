@@ -80,6 +80,6 @@ public enum MarkdownReport {
         shown(text).replacingOccurrences(of: "|", with: "\\|")
     }
 
-    /// What a subject or a server wrote (a reason, a mismatch quoting a body), on one line and bounded (``DisplayText``).
+    /// What a subject or a server wrote (a reason, a mismatch quoting a body), on one line and bounded (`DisplayText`).
     private static func shown(_ text: String) -> String { DisplayText.line(text, limit: 600) }
 }

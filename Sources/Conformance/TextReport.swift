@@ -54,6 +54,6 @@ public enum TextReport {
         return text
     }
 
-    /// What a subject or a server wrote, on one line and bounded, so that it cannot drive the terminal (``DisplayText``).
+    /// What a subject or a server wrote, on one line and bounded, so that it cannot drive the terminal (`DisplayText`).
     private static func shown(_ text: String) -> String { DisplayText.line(text, limit: 600) }
 }

@@ -87,7 +87,7 @@ public struct ServerTrustFailure: Error, Sendable, CustomStringConvertible {
     /// One line: the host, the reason, the certificate that failed standard validation, the policy, the pins
     /// configured, the pins of the chain the stack judged (each with its certificate's subject, leaf first), and the
     /// handler's detail. Text that came from the server (subjects) or from configuration is escaped and bounded
-    /// (``DisplayText``), so a hostile certificate cannot break the line or drive a terminal.
+    /// (`DisplayText`), so a hostile certificate cannot break the line or drive a terminal.
     public var description: String {
         var text = "server trust refused for host \(DisplayText.line(host)): \(reason)"
         if let chain = reason.chainValidationFailure {

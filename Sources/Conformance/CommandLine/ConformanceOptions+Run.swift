@@ -63,7 +63,7 @@ extension ConformanceOptions {
     }
 
     /// What is said on standard error as cases end: nothing with `--quiet`; on a terminal, one line of counts
-    /// rewritten in place (``LiveProgress``); otherwise, or with `--verbose`, a line per case.
+    /// rewritten in place (`LiveProgress`); otherwise, or with `--verbose`, a line per case.
     /// Also returns what ends it: the live line is cleared, whatever count it reached.
     private func progressReporter(total: Int) -> (report: @Sendable (CaseResult, Int, Int) -> Void, finish: () -> Void) {
         if quiet { return ({ _, _, _ in }, {}) }

@@ -167,6 +167,11 @@ extension Network {
                 record.track(transfer)
                 return transfer
 
+            case .decodeAPIError(let body, let response, let decoding):
+                // Outside the record's lock: the decoding is the user's code.
+                let apiError = decoding.decode(body, response)
+                return apply({ $0.apiErrorDecoded(apiError) }, to: record)
+
             case .askInterceptors(let failed):
                 let answer = failed.retryAction()
                 let next = record.step { $0.interceptorsAnswered(answer) }

@@ -13,9 +13,9 @@ extension Network {
     /// stage. ``FetchEngine`` drives it over a ``FetchTransport``; a stack on another HTTP library can drive
     /// it too.
     ///
-    /// The machine never calls back: the driver does what each ``Action`` says (call the hooks, send, start a
-    /// timer) and reports the result as the next event. User code therefore never runs inside the driver's
-    /// lock, except the resource's error decoding, a pure function of a response.
+    /// The machine never calls back: the driver does what each ``Action`` says (call the hooks, decode an API error,
+    /// send, start a timer) and reports the result as the next event. User code therefore never runs inside the
+    /// driver's lock: an error decoding that is slow, or that cancels the fetch, holds nothing up.
     ///
     /// Once an action completes the fetch, the machine is finished and answers every later event with
     /// ``Action/none``: a transfer that completes after a cancel, or a timer that fires late, changes nothing.
@@ -29,6 +29,9 @@ extension Network {
             /// Run the scheduled hooks (``Attempt/interceptScheduled()``), send the request, then report
             /// ``FetchStateMachine/transportCompleted(_:)``.
             case send(Attempt)
+            /// Decode the API error of an unsuccessful response with the resource's error decoding
+            /// (``URLSessionResource/errorDecoding``), then report ``FetchStateMachine/apiErrorDecoded(_:)``.
+            case decodeAPIError(Data?, HTTPURLResponse, ErrorDecoding<Data, URLResponse>)
             /// Ask the interceptors what to do (``FailedAttempt/retryAction()``), then report
             /// ``FetchStateMachine/interceptorsAnswered(_:)``.
             case askInterceptors(FailedAttempt)
@@ -46,6 +49,7 @@ extension Network {
             case idle(URLSessionResource)
             case makingRequest(URLSessionResource)
             case sending(Attempt)
+            case decodingAPIError(HTTP.StatusCode, Data?, HTTPURLResponse, Attempt)
             case askingInterceptors(FailedAttempt)
             case waitingForRetry(URLSessionResource)
             case finished
@@ -101,6 +105,13 @@ extension Network {
             case .response(let response, let body):
                 return sort(response, body: body, attempt: attempt)
             }
+        }
+
+        /// The resource's error decoding made this of an unsuccessful response's payload.
+        public mutating func apiErrorDecoded(_ apiError: Error?) -> Action {
+            guard case .decodingAPIError(let status, let body, let response, let attempt) = state else { return .none }
+            return askInterceptors(
+                FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
         }
 
         /// The interceptors answered a failure.
@@ -168,9 +179,8 @@ extension Network {
                 state = .finished
                 return .succeed(SucceededAttempt(value: Value(value: payload, response: response), attempt: attempt))
             default:
-                let apiError = resource.errorDecoding.decode(body, response)
-                return askInterceptors(
-                    FailedAttempt(error: .http(status, apiError, response), data: body, response: response, attempt: attempt))
+                state = .decodingAPIError(status, body, response, attempt)
+                return .decodeAPIError(body, response, resource.errorDecoding)
             }
         }
     }

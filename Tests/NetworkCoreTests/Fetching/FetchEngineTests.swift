@@ -35,6 +35,27 @@ struct FetchEngineTests {
         #expect(try completions.first?.get().value == Data("body".utf8))
     }
 
+    @Test("an error decoding that cancels its own fetch runs outside the engine's lock: the fetch completes once, cancelled")
+    func errorDecodingCancelsItsFetch() {
+        let transport = ScriptedTransport()
+        let engine = Network.FetchEngine(transport: transport, retryQueue: .global())
+        let completions = Completions()
+        let handle = Locked<(any Cancelable)?>(nil)
+        let url = self.url
+        let cancelling = Network.URLSessionResource(
+            baseRequestMaking: .init { handler in handler(.success(URLRequest(url: url))) },
+            errorDecoding: .init { _, _ in
+                // What a user's decoding may do: reach back into the fetch it decodes for (it deadlocked inside the lock).
+                handle.withLock { $0 }?.cancel()
+                return nil
+            })
+        handle.withLock { $0 = engine.fetch(resource: cancelling, completion: completions.record) }
+        transport.complete(
+            with: .response(HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!, body: nil))
+        #expect(completions.count == 1)
+        guard case .failure(.cancelled)? = completions.first else { Issue.record("expected cancelled"); return }
+    }
+
     @Test("cancelling completes at once with cancelled, stops the exchange, and a late outcome changes nothing")
     func cancelInFlight() {
         let transport = ScriptedTransport()

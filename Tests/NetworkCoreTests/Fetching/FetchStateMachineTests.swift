@@ -106,15 +106,31 @@ struct FetchStateMachineTests {
         #expect(succeeded.value.value.isEmpty)
     }
 
-    @Test("a non-2xx is http, with the API error decoded from the body", arguments: [301, 404, 503, 700])
+    @Test("a non-2xx is http, with the API error the driver decoded from the body", arguments: [301, 404, 503, 700])
     func httpError(status: Int) {
         var machine = sending()
-        guard case .askInterceptors(let failed) = machine.transportCompleted(.response(response(status), body: Data("oops".utf8))),
+        // The machine asks for the decoding instead of running the user's code itself, inside the driver's lock.
+        guard
+            case .decodeAPIError(let body, let received, let decoding) = machine.transportCompleted(
+                .response(response(status), body: Data("oops".utf8)))
+        else { Issue.record("expected decodeAPIError"); return }
+        #expect(received.statusCode == status)
+        guard case .askInterceptors(let failed) = machine.apiErrorDecoded(decoding.decode(body, received)),
             case .http(let code, let apiError, _) = failed.error
         else { Issue.record("expected http"); return }
         #expect(code.statusCode == status)
         #expect(apiError as? APIError == APIError(payload: "oops"))
         #expect(failed.data == Data("oops".utf8))
+    }
+
+    @Test("a cancel while the API error is decoded completes at once; the decoding's answer then changes nothing")
+    func cancelWhileDecoding() {
+        var machine = sending()
+        guard case .decodeAPIError = machine.transportCompleted(.response(response(500), body: Data("oops".utf8))) else {
+            Issue.record("expected decodeAPIError"); return
+        }
+        guard case .complete(.failure(.cancelled)) = machine.cancel() else { Issue.record("expected cancelled"); return }
+        guard case .none = machine.apiErrorDecoded(nil) else { Issue.record("expected nothing after the cancel"); return }
     }
 
     @Test("a final 1xx is badResponse, without asking the interceptors", arguments: [100, 101, 103])

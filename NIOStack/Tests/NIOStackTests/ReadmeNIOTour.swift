@@ -8,7 +8,7 @@ import Pinning
 import Testing
 
 @Test func pinningOnSwiftNIO() async throws {
-    let certificates = "Fixtures/certs"  // NIOStack/Scripts/test runs from the repository's root
+    let certificates = "../Fixtures/certs"  // swift test runs in NIOStack/, beside the main package's fixtures
     let server = try MockServer(
         tls: .init(identity: .init(chainFile: "\(certificates)/valid-ec256/served.pem", keyFile: "\(certificates)/valid-ec256/leaf.key")))
     server.enqueue(MockResponse(status: 200, body: Data("pinned over NIO".utf8)))

@@ -206,6 +206,20 @@ struct MockServerFaultTests: ServerTests {
         #expect(Curl.run(server.url("/")).exitCode == 52)
     }
 
+    @Test("a dispatcher's connection-fault closure may call back into the server: it runs outside the server's lock")
+    func aConnectionFaultClosureMayUseTheServer() throws {
+        let server = try makeServer()
+        let seen = JournalCounts()
+        // Reading the journal takes the server's lock: called under it, this closure deadlocked the server.
+        server.dispatcher = MockDispatcher(connectionFault: { [server] _ in
+            seen.append(server.journal.count)
+            return nil
+        }) { _ in MockResponse(status: 200, body: Data("ok".utf8)) }
+
+        #expect(Curl.run(server.url("/")).body == "ok")
+        #expect(!seen.values.isEmpty)
+    }
+
     @Test("a request-body fault from the dispatcher closes with no reply")
     func aRequestBodyFaultFromTheDispatcherClosesWithNoReply() throws {
         let server = try makeServer()
@@ -214,4 +228,12 @@ struct MockServerFaultTests: ServerTests {
         #expect(Curl.run(server.url("/"), ["-d", "x"]).exitCode == 56)
         #expect(try server.takeRequest().bodyText == "x")
     }
+}
+
+/// Journal counts a closure saw, from the server's threads.
+private final class JournalCounts: @unchecked Sendable {  // `counts` is touched only under `lock`
+    private let lock = NSLock()
+    private var counts: [Int] = []
+    func append(_ count: Int) { lock.withLock { counts.append(count) } }
+    var values: [Int] { lock.withLock { counts } }
 }

@@ -70,15 +70,17 @@ final class ServerCore: @unchecked Sendable {
 
     /// The fault for a moment before any request exists; a queued response carrying one is consumed.
     func connectionFault(connection: Int, triggers: Set<MockFault.Trigger>) -> MockFault? {
-        locked {
-            if let dispatcherStorage {
-                guard let fault = dispatcherStorage.connectionFault(connection), triggers.contains(fault.trigger) else { return nil }
-                return fault
-            }
-            guard let fault = queue.first?.fault, triggers.contains(fault.trigger) else { return nil }
+        let queued: MockFault?? = locked {
+            guard dispatcherStorage == nil else { return nil }
+            guard let fault = queue.first?.fault, triggers.contains(fault.trigger) else { return .some(nil) }
             queue.removeFirst()
-            return fault
+            return .some(fault)
         }
+        if let queued { return queued }
+        // The dispatcher's closure is the user's code: it runs outside the lock, so it may call back into the server
+        // (enqueue, read the journal) as `dispatch` lets it.
+        guard let dispatcher, let fault = dispatcher.connectionFault(connection), triggers.contains(fault.trigger) else { return nil }
+        return fault
     }
 
     /// The queued response for a request whose head was just read; `nil` when a dispatcher decides after the body.

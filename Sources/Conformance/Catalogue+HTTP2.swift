@@ -306,6 +306,22 @@ extension Catalogue {
                 "ping-flood", "50 000 PING frames and then silence",
                 MockResponse(fault: MockFault(.http2Violation(.pingFlood), .afterRequest)), [.timedOut, .networkConnectionLost]
             ),
+            (
+                "settings-flood", "50 000 SETTINGS frames and then silence",
+                MockResponse(fault: MockFault(.http2Violation(.settingsFlood), .afterRequest)), [.timedOut, .networkConnectionLost]
+            ),
+            (
+                "table-size-overflow", "an HPACK table size update to 1 000 000 bytes, past the 4 096 the client allowed",
+                MockResponse(fault: MockFault(.http2Violation(.tableSizeOverflow), .afterRequest)), refusals
+            ),
+            (
+                "reset-storm", "1 000 RST_STREAM frames for streams the client never opened",
+                MockResponse(fault: MockFault(.http2Violation(.resetStorm), .afterRequest)), [.networkConnectionLost]
+            ),
+            (
+                "headers-never-end", "response HEADERS that never end, and then silence",
+                MockResponse(fault: MockFault(.http2Violation(.headersNeverEnd), .afterRequest)), [.timedOut]
+            ),
         ]
         return floods.map { flood in
             var outcome = url(flood.codes[0])

@@ -7,6 +7,7 @@
 public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     enum Base: Sendable, Hashable {
         case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, continuationFlood, pingFlood
+        case settingsFlood, tableSizeOverflow, resetStorm, headersNeverEnd
     }
     let base: Base
     private init(_ base: Base) { self.base = base }
@@ -27,6 +28,18 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     public static let continuationFlood = HTTP2Violation(.continuationFlood)
     /// 50 000 `PING` frames at once (850 KB), each asking for an acknowledgement, and no response.
     public static let pingFlood = HTTP2Violation(.pingFlood)
+    /// 50 000 empty `SETTINGS` frames at once (450 KB), each asking for an acknowledgement, and no response.
+    public static let settingsFlood = HTTP2Violation(.settingsFlood)
+    /// Response `HEADERS` whose block opens with an HPACK dynamic table size update to 1 000 000 bytes, past the
+    /// 4 096 the client allowed (`SETTINGS_HEADER_TABLE_SIZE`): a table that would grow without the client's consent,
+    /// `COMPRESSION_ERROR` (RFC 7541 §6.3).
+    public static let tableSizeOverflow = HTTP2Violation(.tableSizeOverflow)
+    /// 1 000 `RST_STREAM` frames for streams the client never opened (odd IDs from 3): a reset of an idle stream is a
+    /// connection error, `PROTOCOL_ERROR` (§6.4).
+    public static let resetStorm = HTTP2Violation(.resetStorm)
+    /// Response `HEADERS` without `END_HEADERS`, then nothing: a header block that never ends and never grows, which
+    /// only the client's timeout ends.
+    public static let headersNeverEnd = HTTP2Violation(.headersNeverEnd)
 
     /// The violation's stable name (`invalidSetting`, `hpackError`, …).
     public var description: String {
@@ -38,6 +51,10 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .windowOverflow: "windowOverflow"
         case .continuationFlood: "continuationFlood"
         case .pingFlood: "pingFlood"
+        case .settingsFlood: "settingsFlood"
+        case .tableSizeOverflow: "tableSizeOverflow"
+        case .resetStorm: "resetStorm"
+        case .headersNeverEnd: "headersNeverEnd"
         }
     }
 
@@ -59,6 +76,15 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
                         payload: [0x00, 0x07] + Array("x-flood".utf8) + [0x10] + Array("0123456789abcdef".utf8)),
                     20_000)
         case .pingFlood: Self.repeated(Self.frame(type: 0x6, flags: 0, stream: 0, payload: Array(repeating: 0, count: 8)), 50_000)
+        case .settingsFlood: Self.repeated(Self.frame(type: 0x4, flags: 0, stream: 0, payload: []), 50_000)
+        // A size update to 1 000 000 (prefix 0x3F, then 999 969 as a varint), then `:status: 200` (static index 8).
+        case .tableSizeOverflow: Self.frame(type: 0x1, flags: 0x4, stream: stream, payload: [0x3F, 0xA1, 0x84, 0x3D, 0x88])
+        case .resetStorm:
+            (0..<1000).flatMap { index in
+                // CANCEL (0x8) on streams 3, 5, 7, …: never opened by the client that asked on stream 1.
+                Self.frame(type: 0x3, flags: 0, stream: Int32(3 + 2 * index), payload: [0, 0, 0, 0x8])
+            }
+        case .headersNeverEnd: Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])
         }
     }
 

@@ -167,6 +167,8 @@ struct MockServerHTTP2Tests: ServerTests {
             (.pushPromise, .protocolError),
             (.dataBeforeHeaders, .protocolError),
             (.windowOverflow, .flowControlError),
+            (.tableSizeOverflow, .compressionError),
+            (.resetStorm, .protocolError),
         ])
     func aProtocolViolationIsRefusedByTheClientWithAGoAwayTheJournalRecords(
         violation: HTTP2Violation, code: HTTP2ErrorCode
@@ -180,6 +182,29 @@ struct MockServerHTTP2Tests: ServerTests {
         let record = try #require(closedRecord(server))
         let goAway = try #require(record.http2.goAway, "\(violation): \(record)")
         #expect(goAway.code == code, "\(violation)")
+    }
+
+    @Test("a SETTINGS flood ends the client's session, with no response ever sent")
+    func aSettingsFloodEndsTheClientsSession() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(fault: MockFault(.http2Violation(.settingsFlood), .afterRequest)))
+
+        let result = curl2(server, "/flood", ["--max-time", "5"])
+
+        #expect(result.exitCode != 0 && result.exitCode != 28, "curl gave up on the flood, not at its time limit: \(result.exitCode)")
+        let record = try #require(closedRecord(server))
+        #expect(record.closedBy == .client)
+    }
+
+    @Test("response HEADERS that never end hold the client until its time limit")
+    func headersThatNeverEndHoldTheClient() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(fault: MockFault(.http2Violation(.headersNeverEnd), .afterRequest)))
+
+        let result = curl2(server, "/never", ["--max-time", "1"])
+
+        #expect(result.exitCode == 28, "\(result.stderr)")
+        #expect(result.body.isEmpty)
     }
 
     @Test("a response cut after N body bytes by a stream reset delivers those bytes")

@@ -1,8 +1,9 @@
 import Foundation
+import TestTraits
 import Testing
 
 /// A script's `--help` is text: it prints and runs nothing.
-@Suite("Scripts' help")
+@Suite("Scripts' help", .timeLimit(.minutes(1)), .blocking)
 struct ScriptHelpTests {
 
     @Test("make-chain --help prints its text, backticks and all, and runs no openssl command")

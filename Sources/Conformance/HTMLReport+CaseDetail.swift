@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 extension HTMLReport {
 
@@ -38,12 +39,12 @@ extension HTMLReport {
         guard let result else { return html + "<p>This case is not in \(e(subject))'s report.</p>\n" }
         html += "<div class=\"observed\">"
         func field(_ name: String, _ value: String) { html += "<b>\(e(name))</b><div>\(value)</div>" }
-        if let reason = result.reason { field("reason", e(reason)) }
+        if let reason = result.reason { field("reason", e(Self.bounded(reason))) }
         field("expected", "<code>\(e(result.expected.outcome.description))</code>")
-        field("observed", result.actual.map { "<code>\(e($0.description))</code>" } ?? "no completion")
+        field("observed", result.actual.map { "<code>\(e(Self.bounded($0.description)))</code>" } ?? "no completion")
         if result.completions != 1 { field("completions", "\(result.completions)") }
         if !result.mismatches.isEmpty {
-            field("mismatches", "<ul>" + result.mismatches.map { "<li>\(e($0))</li>" }.joined() + "</ul>")
+            field("mismatches", "<ul>" + result.mismatches.map { "<li>\(e(Self.bounded($0)))</li>" }.joined() + "</ul>")
         }
         field("expected journal", "<code>\(e(Self.compactJSON(result.expected.journal)))</code>")
         if !result.expected.checks.isEmpty {
@@ -71,6 +72,9 @@ extension HTMLReport {
         }
         return html + "</table>"
     }
+
+    /// What a subject or a server wrote, cut to 600 characters: a 100 KiB reason phrase must not fill the page.
+    static func bounded(_ text: String) -> String { DisplayText.bounded(text, limit: 600) }
 
     /// The result with another verdict and no reason, to draw one repeat's verdict as a cell.
     private func stub(_ result: CaseResult, _ verdict: Verdict) -> CaseResult {

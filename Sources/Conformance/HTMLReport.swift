@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// The reports of one or more subjects as one self-contained HTML page: a matrix of cases × subjects, grouped by
 /// family, with a coloured verdict per cell, filters, and a detail panel per case (`conformance report --html`).
@@ -168,7 +169,7 @@ package struct HTMLReport {
             return "<span class=\"v v-none\(marks)\" data-subject=\"\(index)\" title=\"\(e(subject)): not in this report\">—</span>"
         }
         let verdict = e(result.verdict.rawValue)
-        let tip = e("\(subject): \(result.verdict.rawValue)" + (result.reason.map { " — \($0)" } ?? ""))
+        let tip = e("\(subject): \(result.verdict.rawValue)" + (result.reason.map { " — \(Self.bounded($0))" } ?? ""))
         return "<span class=\"v v-\(verdict)\(marks)\" data-subject=\"\(index)\" title=\"\(tip)\">\(verdict)</span>"
     }
 

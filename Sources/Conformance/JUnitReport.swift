@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// The report as JUnit XML, for CI systems: one `testsuite` per case family, one `testcase` per case
 /// (`classname` the family, `name` the case ID); FAIL and FLAKY are `failure`, ERROR, HANG and CRASH are
@@ -49,8 +50,8 @@ public enum JUnitReport {
                     + (result.explanation.map { "why: \($0)\n" } ?? "")
                     + result.rules.compactMap { rule in report.rules?[rule].map { "\(rule) \($0.level.rawValue): \($0.summary)\n" } }
                     .joined()
-                    + "expected: \(result.expected.outcome)\nactual: \(result.actual.map { "\($0)" } ?? "none")\n"
-                    + result.mismatches.joined(separator: "\n")
+                    + "expected: \(result.expected.outcome)\nactual: \(result.actual.map { bounded("\($0)") } ?? "none")\n"
+                    + result.mismatches.map(bounded).joined(separator: "\n")
                 // Properties make the rules visible for every case, passing ones included.
                 var properties =
                     "      <properties>" + result.rules.map { #"<property name="rule" value="\#(escape($0))"/>"# }.joined()
@@ -65,20 +66,20 @@ public enum JUnitReport {
                     xml += ">\n" + properties + "    </testcase>\n"
                 case _ where notGating:
                     let message =
-                        "\(result.level.rawValue) case \(result.verdict.rawValue), which does not fail a run under --fail-on \(gate.rawValue.lowercased()): \(result.reason ?? "")"
+                        "\(result.level.rawValue) case \(result.verdict.rawValue), which does not fail a run under --fail-on \(gate.rawValue.lowercased()): \(bounded(result.reason ?? ""))"
                     xml +=
                         ">\n" + properties
                         + "      <skipped message=\"\(escape(message))\"/>\n      <system-out>\(escape(detail))</system-out>\n    </testcase>\n"
                 case .skip:
-                    xml += ">\n" + properties + "      <skipped message=\"\(escape(result.reason ?? ""))\"/>\n    </testcase>\n"
+                    xml += ">\n" + properties + "      <skipped message=\"\(escape(bounded(result.reason ?? "")))\"/>\n    </testcase>\n"
                 case .fail, .flaky:
                     xml +=
                         ">\n" + properties
-                        + "      <failure message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</failure>\n    </testcase>\n"
+                        + "      <failure message=\"\(escape(bounded(result.reason ?? "")))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</failure>\n    </testcase>\n"
                 default:  // ERROR, HANG, CRASH, and a verdict this version does not know: failing closed
                     xml +=
                         ">\n" + properties
-                        + "      <error message=\"\(escape(result.reason ?? ""))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
+                        + "      <error message=\"\(escape(bounded(result.reason ?? "")))\" type=\"\(result.verdict.rawValue)\">\(escape(detail))</error>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -86,6 +87,9 @@ public enum JUnitReport {
         xml += "</testsuites>\n"
         return xml
     }
+
+    /// What a subject or a server wrote, cut to 600 characters: a 100 KiB reason must not fill a CI page.
+    private static func bounded(_ text: String) -> String { DisplayText.bounded(text, limit: 600) }
 
     /// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot hold.
     static func escape(_ text: String) -> String {

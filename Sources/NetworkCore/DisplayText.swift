@@ -32,6 +32,13 @@ package enum DisplayText {
         return shown
     }
 
+    /// `text` cut to at most `limit` characters, the cut said with how much was left out, and nothing else changed: for
+    /// the formats that escape on their own (HTML, XML) but must not carry 100 KiB of one field.
+    package static func bounded(_ text: String, limit: Int = defaultLimit) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: return true

@@ -64,6 +64,21 @@ struct TerminalTests {
         }
     }
 
+    @Test("a 100 KiB reason is cut to a few hundred characters in the HTML and JUnit reports too, which escape it")
+    func hostileReasonBoundedInHTMLAndJUnit() {
+        var report = self.report
+        report.cases[1].reason = "<b>" + String(repeating: "x", count: 100 * 1024)
+        report.cases[1].mismatches = [String(repeating: "y", count: 100 * 1024)]
+        let html = HTMLReport(reports: [report], rules: [], explanations: [:], specLink: "../spec/").render()
+        let junit = JUnitReport.render(report)
+        for text in [html, junit] {
+            #expect(text.count < 40_000)
+            #expect(text.contains("… (101803 more characters)"), "the reason")
+            #expect(text.contains("… (101800 more characters)"), "the mismatch")
+            #expect(!text.contains("<b>x"))
+        }
+    }
+
     @Test("auto colours a terminal unless NO_COLOR is set; always and never do as they say")
     func colorChoice() {
         let pipe = Pipe()

@@ -36,7 +36,7 @@ extension VerifyChain {
                 }
             }
             guard !failures.isEmpty else { return }
-            throw ExitCode(failures.allSatisfy { $0.reason == "no such file" } ? 66 : 65)
+            throw ExitCode(failures.allSatisfy(\.isMissing) ? 66 : 65)
         }
     }
 }

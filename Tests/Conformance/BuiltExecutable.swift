@@ -19,6 +19,11 @@ struct BuiltExecutable {
 
     let url: URL
 
+    /// Any program, run the same way.
+    init(at url: URL) {
+        self.url = url
+    }
+
     /// A script of the package's `Scripts` folder.
     init(script name: String) {
         url = Self.packageRoot.appendingPathComponent("Scripts/\(name)")

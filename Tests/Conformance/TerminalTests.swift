@@ -88,24 +88,13 @@ struct TerminalTests {
         #expect(!ColorChoice.never.colors(descriptor: notATerminal, environment: [:]))
     }
 
-    /// Runs the built `conformance` on a pseudo-terminal (util-linux's `script`), as a person at a terminal would.
+    /// Runs the built `conformance` on a pseudo-terminal (util-linux's `script`), as a person at a terminal would;
+    /// `NO_COLOR` is unset (empty) unless `environment` sets it.
     private func onTerminal(_ arguments: String, environment: [String: String] = [:]) throws -> String {
         let conformance = try BuiltExecutable("conformance").url.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(conformance) \(arguments)", "/dev/null"]
-        var merged = ProcessInfo.processInfo.environment
-        merged["CONFORMANCE_FIXTURES"] = BuiltExecutable.packageRoot.appendingPathComponent("Fixtures/certs").path
-        merged.removeValue(forKey: "NO_COLOR")
-        merged.merge(environment) { _, given in given }
-        process.environment = merged
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let script = BuiltExecutable(at: URL(fileURLWithPath: "/usr/bin/script"))
+        let merged = ["NO_COLOR": ""].merging(environment) { _, given in given }
+        return try script.run(["-qec", "\(conformance) \(arguments)", "/dev/null"], environment: merged, limit: 60).output
     }
 
     @Test("on a terminal: colour unless NO_COLOR, one progress line rewritten in place, no line per case unless --verbose")

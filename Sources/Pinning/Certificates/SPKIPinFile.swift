@@ -11,18 +11,20 @@ package enum SPKIPinFile {
         package let path: String
         /// What went wrong.
         package let reason: String
+        /// Whether the file is missing, which a command reports with a status of its own.
+        package var isMissing = false
         package var description: String { "\(path): \(reason)" }
     }
 
     /// The pin of the first certificate of a file, or of the public key or unencrypted private key it holds, PEM or
     /// DER: a backup pin comes from a key that is in no chain.
     package static func pin(ofFile path: String) throws(Failure) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw Failure(path: path, reason: "no such file")
+        let contents: Data
+        do {
+            contents = try FileContents.read(path)
+        } catch {
+            throw Failure(path: path, reason: error.description, isMissing: error == .missing)
         }
-        guard !isFolder.boolValue else { throw Failure(path: path, reason: "is a folder") }
-        guard let contents = FileManager.default.contents(atPath: path) else { throw Failure(path: path, reason: "cannot be read") }
         return try pin(of: contents, source: path)
     }
 

@@ -43,13 +43,11 @@ extension ServerCertificate {
 
     /// Reads every certificate of a PEM file; see ``certificates(pem:source:)``.
     public static func certificates(pemFile path: String) throws -> [ServerCertificate] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw ReadError(source: path, reason: "no such file")
-        }
-        guard !isFolder.boolValue else { throw ReadError(source: path, reason: "it is a folder, not a PEM file") }
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw ReadError(source: path, reason: "the file cannot be read (permissions?)")
+        let contents: Data
+        do {
+            contents = try FileContents.read(path)
+        } catch {
+            throw ReadError(source: path, reason: error == .folder ? "it is a folder, not a PEM file" : error.description)
         }
         guard let text = String(data: contents, encoding: .utf8) else {
             throw ReadError(source: path, reason: "not PEM text (a DER file? convert it with openssl x509 -inform der)")

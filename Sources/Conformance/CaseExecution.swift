@@ -42,7 +42,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         return CaseResult(
             id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level,
             verdict: verdict, reason: reason, mismatches: mismatches,
-            expected: .init(outcome: expected.outcome, journal: expected.journal, checks: expected.checks.map(\.description)),
+            expected: .init(outcome: expected.outcome, journal: expected.journal, checks: expected.reportedChecks),
             actual: observation?.outcome, completions: observation?.completions ?? 0, journal: observation?.journal ?? [],
             durationMilliseconds: elapsed.inMilliseconds, explanation: testCase.explanation)
     }

@@ -6,7 +6,7 @@ extension CaseResult {
             id: testCase.id, title: testCase.title, rules: testCase.rules, level: testCase.level, verdict: verdict, reason: reason,
             mismatches: [],
             expected: .init(
-                outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.checks.map(\.description)),
+                outcome: testCase.expected.outcome, journal: testCase.expected.journal, checks: testCase.expected.reportedChecks),
             actual: nil, completions: 0, journal: [], durationMilliseconds: durationMilliseconds, explanation: testCase.explanation)
     }
 }

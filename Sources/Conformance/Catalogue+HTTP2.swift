@@ -275,7 +275,7 @@ extension Catalogue {
     private static var afterSessionFailure: ConformanceCase {
         let big = MockResponse(headers: (0..<2500).map { ("X-Field-\($0)", String(repeating: "a", count: 48)) }, body: Data("x".utf8))
         return ConformanceCase(
-            id: "http2.hostile.next-fetch-after-session-failure",
+            id: "hostile.h2.next-fetch-after-session-failure",
             title: "after a response head that failed the client's HTTP/2 session, the next fetch goes on a new connection",
             rules: ["ERR-22", "HTTP-21"],
             explanation:
@@ -322,18 +322,39 @@ extension Catalogue {
                 "headers-never-end", "response HEADERS that never end, and then silence",
                 MockResponse(fault: MockFault(.http2Violation(.headersNeverEnd), .afterRequest)), [.timedOut]
             ),
+            (
+                "goaway-storm", "1 000 GOAWAY frames of 1 KB each and then silence",
+                MockResponse(fault: MockFault(.http2Violation(.goAwayStorm), .afterRequest)), [.timedOut, .networkConnectionLost]
+            ),
         ]
         return floods.map { flood in
             var outcome = url(flood.codes[0])
             outcome.alsoAcceptedURLErrorCodes = flood.codes.dropFirst().map(\.rawValue)
             let codes = flood.codes.map { URLErrorName.describe($0.rawValue) }.joined(separator: " or ")
             return ConformanceCase(
-                id: "http2.hostile.\(flood.id)", title: "\(flood.what): url(\(codes)), never a crash or a hang", rules: ["ERR-22"],
+                id: "hostile.h2.\(flood.id)", title: "\(flood.what): url(\(codes)), never a crash or a hang", rules: ["ERR-22"],
                 explanation:
                     "The server answers with \(flood.what). The stack stays within its limits and fails the fetch with \(codes) within the request's one-second timeout.",
                 requires: [.http2], server: h2(flood.response), resource: ResourceSpec().with { $0.timeout = 1 },
                 expected: Expectation(outcome))
-        }
+        } + [continuationTrickle]
+    }
+
+    /// The slow form of the CONTINUATION flood: nothing is large and nothing is late, so only the whole attempt's limit
+    /// (ERR-18), or a bound on the frames of one header block, stops it.
+    private static var continuationTrickle: ConformanceCase {
+        var outcome = url(.timedOut)
+        outcome.alsoAcceptedURLErrorCodes = [URLError.Code.networkConnectionLost.rawValue]
+        return ConformanceCase(
+            id: "hostile.h2.continuation-trickle",
+            title:
+                "a header block trickled one CONTINUATION frame every 25 ms: url(timedOut or networkConnectionLost) within the per-attempt limit",
+            rules: ["ERR-22", "ERR-18"],
+            explanation:
+                "The server answers with HEADERS that do not end the block, then one CONTINUATION frame of one small field every 25 ms, 400 of them, never ending it: no silence reaches the request's 5-second idle timeout and the block stays far under any header limit. The stack is given a resource timeout of 0.5 s, which fails the fetch with url(timedOut); a stack whose HTTP/2 layer bounds the CONTINUATION frames of one block (nghttp2 has since 2024) refuses the connection first, networkConnectionLost. A stack with neither bound waits for the whole trickle, 10 s.",
+            requires: [.http2], server: h2(MockResponse(fault: MockFault(.http2Violation(.continuationTrickle), .afterRequest))),
+            stack: StackSetup(resourceTimeout: 0.5), resource: ResourceSpec().with { $0.timeout = 5 },
+            expected: Expectation(outcome, journal: .requests(1)))
     }
 
     /// `invalidSetting` as `invalid-setting`.

@@ -122,6 +122,21 @@ extension Catalogue {
                     server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, responses: [long]), resource: quick,
                     expected: Expectation(url(.badServerResponse), journal: .requests(1))))
         }
+        // The MUST under the SHOULD above: whether the line is read is the stack's choice, whose fault a refusal is is not.
+        for (name, tls) in [("", false), (".tls", true)] {
+            let long = MockResponse(status: 200, reason: String(repeating: "r", count: 120 * 1024), body: Data("x".utf8))
+            cases.append(
+                ConformanceCase(
+                    id: "hostile.oversized-head.status-line.server-at-fault\(name)",
+                    title:
+                        "a status line of 120 KiB is read, or refused as badServerResponse: never the client's own failure\(tls ? " (TLS)" : "")",
+                    rules: ["ERR-17"],
+                    explanation:
+                        "The server answers with a status line whose reason phrase makes it 120 KiB. A stack may read it (a decoder that drops the reason phrase keeps nothing) and deliver the 200, or refuse it as url(badServerResponse); it never reports the server's bytes as a failure of its own, such as cannotLoadFromNetwork, which a caller would retry or blame on the client.",
+                    server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, responses: [long]), resource: quick,
+                    expected: Expectation(
+                        url(.badServerResponse), journal: .requests(1), or: [Expectation(success("x"), journal: .requests(1))])))
+        }
         cases.append(
             ConformanceCase(
                 id: "hostile.oversized-head.large-final-after-interim",

@@ -75,6 +75,32 @@ extension Catalogue {
                     },
                     expected: Expectation(Outcome(kind: .http, status: status), journal: .requests(1))))
         }
+        // HTTP-19 beyond POST: whether a PUT or DELETE follows redirects is the stack's choice, but a 303 is never answered
+        // by sending the request again with its own method.
+        for (method, tls) in [("PUT", false), ("DELETE", true)] {
+            let answers = [redirect(303, to: "/result"), ok("result")]
+            cases.append(
+                ConformanceCase(
+                    id: "redirect.method.\(method.lowercased())-303-never-sent-again",
+                    title: "a \(method) answered 303 is returned, or followed with a GET: never sent again as \(method)",
+                    rules: ["HTTP-19"],
+                    explanation:
+                        "\(method) / with a body, answered 303 to /result\(tls ? " over TLS" : ""). Either the 303 is the response, http(303) with one request, or the stack follows it with GET /result and no body. A stack that keeps a custom method across every redirect, as libcurl does when told to follow, sends \(method) /result with the body.",
+                    server: ServerScript(tlsScenario: tls ? "valid-ec256" : nil, responses: answers),
+                    resource: ResourceSpec().with {
+                        $0.method = method; $0.body = Data("payload".utf8)
+                    },
+                    expected: Expectation(
+                        Outcome(kind: .http, status: 303), journal: .requests(1),
+                        or: [
+                            Expectation(
+                                success("result"), journal: .requests(2),
+                                checks: [
+                                    .requestMethod(index: 1, method: "GET"), .requestBody(index: 1, body: ""),
+                                    .requestPath(index: 1, path: "/result"),
+                                ])
+                        ])))
+        }
         cases += [
             ConformanceCase(
                 id: "redirect.limit.sixteen-followed", title: "a chain of 16 redirects is followed to its end", rules: ["HTTP-13"],
@@ -90,6 +116,21 @@ extension Catalogue {
                     "A server that redirects every request to itself: after 16 redirects followed, the 17th fails the fetch with url(httpTooManyRedirects), 17 requests in all.",
                 server: ServerScript(repeating: redirect(302, to: "/again")),
                 expected: Expectation(url(.httpTooManyRedirects), journal: .requests(17))),
+            ConformanceCase(
+                id: "redirect.limit.given.three-followed", title: "given a limit of 3, a chain of 3 redirects is followed to its end",
+                rules: ["HTTP-24"],
+                explanation:
+                    "The stack is given a redirect limit of 3. Three 302s in a row, then a 200: the fetch succeeds after 4 requests. A stack that stops one short fails with url(httpTooManyRedirects).",
+                server: .plain(Array(repeating: redirect(302, to: "/again"), count: 3) + [ok("end")]),
+                stack: StackSetup(maximumRedirects: 3), expected: Expectation(success("end"), journal: .requests(4))),
+            ConformanceCase(
+                id: "redirect.limit.given.fourth-refused",
+                title: "given a limit of 3, a fourth redirect in a row fails with httpTooManyRedirects",
+                rules: ["HTTP-24", "HTTP-23"],
+                explanation:
+                    "The stack is given a redirect limit of 3, and the server redirects every request to itself, over TLS: three redirects are followed, the fourth fails the fetch with url(httpTooManyRedirects), 4 requests in all. A limit off by one asks for a fifth.",
+                server: ServerScript(tlsScenario: "valid-ec256", repeating: redirect(302, to: "/again")),
+                stack: StackSetup(maximumRedirects: 3), expected: Expectation(url(.httpTooManyRedirects), journal: .requests(4))),
             ConformanceCase(
                 id: "redirect.limit.loop-ends",
                 title: "a server that redirects to itself forever cannot hold a fetch: httpTooManyRedirects",

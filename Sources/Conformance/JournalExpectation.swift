@@ -56,4 +56,14 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         }
         return lines
     }
+
+    /// What is checked, one phrase each, for a report line.
+    var summary: [String] {
+        [
+            connections.map { "\($0) connection(s)" }, requests.map { "\($0) request(s)" },
+            noApplicationBytes == true ? "no request byte at the server" : nil,
+            http2.map { "every request over \($0 ? "HTTP/2" : "HTTP/1.1")" },
+            nothingAfterServerClose == true ? "nothing sent after the server's close" : nil,
+        ].compactMap { $0 }
+    }
 }

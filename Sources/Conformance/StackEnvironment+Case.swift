@@ -26,7 +26,8 @@ extension StackEnvironment {
             verificationTime: testCase.stack.verificationTime, resolveOverrides: needsResolve ? overrides : [],
             retryQueue: DispatchQueue(label: "conformance.retry.\(testCase.id)"),
             maximumResponseSize: testCase.stack.maximumResponseSize, resourceTimeout: testCase.stack.resourceTimeout,
-            revocation: try Self.revocation(testCase.stack.revocation, fixtures), maximumChainDepth: testCase.stack.maximumChainDepth)
+            revocation: try Self.revocation(testCase.stack.revocation, fixtures), maximumChainDepth: testCase.stack.maximumChainDepth,
+            maximumRedirects: testCase.stack.maximumRedirects)
     }
 
     private static func revocation(_ setup: StackSetup.Revocation?, _ fixtures: FixtureCatalogue) throws(CaseStop) -> RevocationPolicy {

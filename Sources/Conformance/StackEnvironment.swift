@@ -42,6 +42,9 @@ public struct StackEnvironment: Sendable {
     /// The most certificates a verified chain may have above the leaf; a deeper chain is refused. `nil`: the stack's
     /// own default. Set only by cases that need ``SubjectFeature/maximumChainDepth``.
     public let maximumChainDepth: Int?
+    /// The most redirects in a row the stack follows; the next fails the fetch with `httpTooManyRedirects`. `nil`: the
+    /// stack's own bound. Set only by cases that need ``SubjectFeature/redirectLimit``.
+    public let maximumRedirects: Int?
 
     /// Creates an environment (the runner does this for each case).
     public init(
@@ -54,7 +57,8 @@ public struct StackEnvironment: Sendable {
         maximumResponseSize: Int? = nil,
         resourceTimeout: TimeInterval? = nil,
         revocation: RevocationPolicy = .off,
-        maximumChainDepth: Int? = nil
+        maximumChainDepth: Int? = nil,
+        maximumRedirects: Int? = nil
     ) {
         self.authenticationChallengeHandler = authenticationChallengeHandler
         self.trustedRootFiles = trustedRootFiles
@@ -66,5 +70,6 @@ public struct StackEnvironment: Sendable {
         self.resourceTimeout = resourceTimeout
         self.revocation = revocation
         self.maximumChainDepth = maximumChainDepth
+        self.maximumRedirects = maximumRedirects
     }
 }

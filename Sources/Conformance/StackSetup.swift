@@ -30,6 +30,9 @@ package struct StackSetup: Sendable {
     /// The deepest verified chain the stack accepts (``SubjectFeature/maximumChainDepth``); `nil`: its default.
     package var maximumChainDepth: Int?
 
+    /// The most redirects in a row the stack follows (``SubjectFeature/redirectLimit``); `nil`: its default.
+    package var maximumRedirects: Int?
+
     /// A ``RevocationPolicy`` as a case writes it: the revocation lists by fixture-relative file.
     package struct Revocation: Sendable {
         /// Fixture-relative CRL files (`revocation/crl-revoked.pem`).
@@ -50,9 +53,10 @@ package struct StackSetup: Sendable {
     package init(
         trustedRoots: [String]? = nil, rootsArePublic: Bool = false, handler: HandlerSpec? = nil, verificationTime: Date? = nil,
         maximumResponseSize: Int? = nil, resourceTimeout: TimeInterval? = nil, revocation: Revocation? = nil,
-        maximumChainDepth: Int? = nil
+        maximumChainDepth: Int? = nil, maximumRedirects: Int? = nil
     ) {
         self.maximumChainDepth = maximumChainDepth
+        self.maximumRedirects = maximumRedirects
         self.revocation = revocation
         self.trustedRoots = trustedRoots
         self.rootsArePublic = rootsArePublic
@@ -69,6 +73,7 @@ package struct StackSetup: Sendable {
         if resourceTimeout != nil { features.insert(.resourceTimeout) }
         if revocation != nil { features.insert(.revocation) }
         if maximumChainDepth != nil { features.insert(.maximumChainDepth) }
+        if maximumRedirects != nil { features.insert(.redirectLimit) }
         return features
     }
 

@@ -71,11 +71,16 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// deeper one is refused as `chain-too-deep`.
     public static let maximumChainDepth = SubjectFeature(rawValue: "maximum-chain-depth")
 
+    /// The stack can be given the most redirects in a row it follows (``StackEnvironment/maximumRedirects``): the
+    /// next one fails the fetch with `httpTooManyRedirects` (HTTP-24).
+    public static let redirectLimit = SubjectFeature(rawValue: "redirect-limit")
+
     /// The features this version of the suite knows, in the order they are documented.
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
         .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding, .maximumChainDepth,
+        .redirectLimit,
     ]
 
     /// The stable name.

@@ -7,7 +7,7 @@
 public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     enum Base: Sendable, Hashable {
         case invalidSetting, hpackError, pushPromise, dataBeforeHeaders, windowOverflow, continuationFlood, pingFlood
-        case settingsFlood, tableSizeOverflow, resetStorm, headersNeverEnd
+        case settingsFlood, tableSizeOverflow, resetStorm, headersNeverEnd, goAwayStorm, continuationTrickle
     }
     let base: Base
     private init(_ base: Base) { self.base = base }
@@ -40,6 +40,14 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     /// Response `HEADERS` without `END_HEADERS`, then nothing: a header block that never ends and never grows, which
     /// only the client's timeout ends.
     public static let headersNeverEnd = HTTP2Violation(.headersNeverEnd)
+    /// 1 000 `GOAWAY` frames (`NO_ERROR`, the request's stream as the last one processed, 1 000 bytes of debug data
+    /// each: about 1 MB), and then silence on a connection left open: the client learns nothing new after the first,
+    /// and must neither buffer the rest nor wait past its timeout for a response that never comes.
+    public static let goAwayStorm = HTTP2Violation(.goAwayStorm)
+    /// Response `HEADERS` without `END_HEADERS`, then one `CONTINUATION` frame of one 16-byte field every 25 ms, 400 of
+    /// them (10 s), never ending the block: each frame is small and none is late, so neither a header limit nor an idle
+    /// timeout stops it; only a limit on the whole attempt does.
+    public static let continuationTrickle = HTTP2Violation(.continuationTrickle)
 
     /// The violation's stable name (`invalidSetting`, `hpackError`, …).
     public var description: String {
@@ -55,6 +63,8 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .tableSizeOverflow: "tableSizeOverflow"
         case .resetStorm: "resetStorm"
         case .headersNeverEnd: "headersNeverEnd"
+        case .goAwayStorm: "goAwayStorm"
+        case .continuationTrickle: "continuationTrickle"
         }
     }
 
@@ -69,12 +79,7 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
         case .windowOverflow: Self.frame(type: 0x8, flags: 0, stream: 0, payload: [0x7F, 0xFF, 0xFF, 0xFF])
         case .continuationFlood:
             // `:status: 200` (static index 8), then `x-flood: 0123456789abcdef` as a literal with a new name, each time.
-            Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])
-                + Self.repeated(
-                    Self.frame(
-                        type: 0x9, flags: 0, stream: stream,
-                        payload: [0x00, 0x07] + Array("x-flood".utf8) + [0x10] + Array("0123456789abcdef".utf8)),
-                    20_000)
+            Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88]) + Self.repeated(Self.continuation(stream: stream), 20_000)
         case .pingFlood: Self.repeated(Self.frame(type: 0x6, flags: 0, stream: 0, payload: Array(repeating: 0, count: 8)), 50_000)
         case .settingsFlood: Self.repeated(Self.frame(type: 0x4, flags: 0, stream: 0, payload: []), 50_000)
         // A size update to 1 000 000 (prefix 0x3F, then 999 969 as a varint), then `:status: 200` (static index 8).
@@ -84,8 +89,29 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
                 // CANCEL (0x8) on streams 3, 5, 7, …: never opened by the client that asked on stream 1.
                 Self.frame(type: 0x3, flags: 0, stream: Int32(3 + 2 * index), payload: [0, 0, 0, 0x8])
             }
-        case .headersNeverEnd: Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])
+        case .headersNeverEnd, .continuationTrickle: Self.frame(type: 0x1, flags: 0, stream: stream, payload: [0x88])
+        case .goAwayStorm:
+            Self.repeated(
+                Self.frame(
+                    type: 0x7, flags: 0, stream: 0,
+                    payload: Self.bigEndian(UInt32(bitPattern: stream)) + [0, 0, 0, 0] + Array(repeating: UInt8(ascii: "g"), count: 1000)),
+                1000)
         }
+    }
+
+    /// What follows ``frame(stream:)`` a frame at a time, with a pause before each: `nil` when everything goes at once.
+    func trickle(stream: Int32) -> (frame: [UInt8], count: Int, interval: Duration)? {
+        guard base == .continuationTrickle else { return nil }
+        return (Self.continuation(stream: stream), 400, .milliseconds(25))
+    }
+
+    /// A `CONTINUATION` without `END_HEADERS` holding `x-flood: 0123456789abcdef`, a literal with a new name.
+    private static func continuation(stream: Int32) -> [UInt8] {
+        frame(type: 0x9, flags: 0, stream: stream, payload: [0x00, 0x07] + Array("x-flood".utf8) + [0x10] + Array("0123456789abcdef".utf8))
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
     /// `count` copies of a frame, appended whole so that even a debug build makes a flood in a millisecond.
@@ -99,8 +125,7 @@ public struct HTTP2Violation: Sendable, Hashable, CustomStringConvertible {
     /// A frame: 24-bit length, type, flags, 31-bit stream ID, payload (RFC 9113 §4.1).
     static func frame(type: UInt8, flags: UInt8, stream: Int32, payload: [UInt8]) -> [UInt8] {
         let length = payload.count
-        let id = UInt32(bitPattern: stream) & 0x7FFF_FFFF
         return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags]
-            + [UInt8(id >> 24), UInt8(id >> 16 & 0xFF), UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF)] + payload
+            + bigEndian(UInt32(bitPattern: stream) & 0x7FFF_FFFF) + payload
     }
 }

@@ -33,6 +33,7 @@ public struct ReferenceSubject: ConformanceSubject {
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
         configuration.revocation = environment.revocation
         configuration.maximumChainDepth = environment.maximumChainDepth
+        if let limit = environment.maximumRedirects { configuration.redirects = .follow(maximum: limit) }
         return Network.URLSessionNetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

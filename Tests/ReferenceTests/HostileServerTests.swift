@@ -105,7 +105,9 @@ struct HostileServerTests {
         let fetches = 300
         let paths = (0..<fetches).map { $0 % 30 == 0 ? "/odd" : "/fine" }
         let recorder = Recorder<Result<Network.Value<Data, URLResponse>, Network.URLSessionError>>()
-        for path in paths { harness.stack.fetch(resource: harness.resource(path, timeout: 3)) { recorder.record($0) } }
+        // All are queued at once, so each timeout also counts the wait behind the others: 30 s leaves a loaded or
+        // sanitized run room (a correct stack serves all 300 in a quarter of a second), and a stalled fetch still times out.
+        for path in paths { harness.stack.fetch(resource: harness.resource(path, timeout: 30)) { recorder.record($0) } }
         let results = (0..<fetches).compactMap { _ in recorder.next() }
         #expect(results.count == fetches)
         #expect(results.filter { $0.success?.value == Data("fine".utf8) }.count == fetches - fetches / 30)

@@ -6,7 +6,8 @@
 #include <stddef.h>
 
 // Bytes allocated with malloc and not yet freed, in every arena and in mmapped chunks (glibc's mallinfo2:
-// uordblks + hblkhd). Freed memory that malloc keeps for reuse is not counted.
+// uordblks + hblkhd), or, under AddressSanitizer or ThreadSanitizer, whose allocator glibc's figures do not see, the
+// sanitizer's own count. Freed memory that malloc keeps for reuse is not counted.
 size_t cshims_heap_in_use(void);
 
 #endif

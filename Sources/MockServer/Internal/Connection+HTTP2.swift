@@ -263,6 +263,12 @@ extension Connection {
         case .http2Violation(let violation):
             guard flush(session) else { return finish(by: .client, kind: .fin) }
             guard write(violation.frame(stream: stream)) else { return finish(by: .client, kind: .fin) }
+            guard let trickle = violation.trickle(stream: stream) else { return }
+            // Paced on this connection's thread, which has nothing else to serve; a shutdown or a client gone ends it.
+            for _ in 0..<trickle.count {
+                guard core.sleep(trickle.interval) else { return }
+                guard write(trickle.frame) else { return finish(by: .client, kind: .fin) }
+            }
         default:
             perform(effect, midMessage: midMessage)
         }

@@ -91,5 +91,9 @@ package struct EnvironmentHint: Sendable, Hashable {
         Probe(
             field: "revocation", symptom: "trusted a certificate the revocation data they set says is revoked or unknown",
             sets: { $0.stack.revocation != nil }, shows: { expectsRefusal($0) }),
+        Probe(
+            field: "maximumRedirects", symptom: "followed another number of redirects than the limit they set",
+            sets: { $0.stack.maximumRedirects != nil },
+            shows: { expectsSuccess($0) ? code($0) == .httpTooManyRedirects : $0.actual?.kind != .url || code($0) == .timedOut }),
     ]
 }

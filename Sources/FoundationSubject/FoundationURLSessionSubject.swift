@@ -40,6 +40,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
             .pathBuilding:
                 "URLSession on libcurl verifies the one path OpenSSL builds, to a self-signed root (no partial chains, no other paths)",
             .maximumChainDepth: "URLSession has no setting for the deepest chain it accepts",
+            .redirectLimit: "URLSession has no redirect limit setting (its delegate could count redirects; this subject has none)",
         ]
     }
 

@@ -71,6 +71,7 @@ struct LoggingSubject: ConformanceSubject {
             ? .only(pem: "") : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
         configuration.verificationTime = environment.verificationTime
         configuration.maximumChainDepth = environment.maximumChainDepth
+        if let limit = environment.maximumRedirects { configuration.redirects = .follow(maximum: limit) }
         let handler = environment.authenticationChallengeHandler.map { HandshakeOnlyHandler(wrapped: $0) }
         return LoggingStack(
             wrapping: Network.URLSessionNetworkStack(

@@ -19,7 +19,7 @@ private struct OverridesIgnoringSubject: ConformanceSubject {
             trustedRootsArePublic: environment.trustedRootsArePublic, verificationTime: environment.verificationTime,
             resolveOverrides: [], retryQueue: environment.retryQueue, maximumResponseSize: environment.maximumResponseSize,
             resourceTimeout: environment.resourceTimeout, revocation: environment.revocation,
-            maximumChainDepth: environment.maximumChainDepth)
+            maximumChainDepth: environment.maximumChainDepth, maximumRedirects: environment.maximumRedirects)
         return try reference.makeStack(for: forgetful)
     }
     func tearDown(_ stack: Network.URLSessionNetworkStack) { reference.tearDown(stack) }

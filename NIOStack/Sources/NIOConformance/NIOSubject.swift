@@ -23,6 +23,7 @@ struct NIOSubject: ConformanceSubject {
             .clientCertificates: "the NIO stack presents no client certificate",
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
             .maximumChainDepth: "the NIO stack has no setting for the deepest chain it accepts",
+            .redirectLimit: "the NIO stack follows at most 16 redirects in a row and has no setting for another limit",
         ]
     }
 

@@ -11,7 +11,7 @@ struct SoakCommand: ConformanceSubcommand {
             discussion: """
                 One stack at a time (a new one every 5,000 fetches, the old one released with its fetches pending) \
                 against two MockServers in a child process, plain HTTP/1.1 and HTTP/2 over TLS (a stack that offers \
-                only HTTP/1.1 speaks it to both). Prints fetches, completions, lost and double completions, and the \
+                only HTTP/1.1 speaks it to both); the faults include the hostile HTTP/2 peers of ERR-22. Prints fetches, completions, lost and double completions, and the \
                 process's heap in use, memory, descriptors and threads after 10 % of the fetches and at the end. Exit \
                 status: 0; 1 on a lost or double completion, or when the heap in use, descriptors or threads grow past \
                 their bounds after the 10 % checkpoint; 64 for a usage error, 66 for missing fixtures, 70 when the \

@@ -21,13 +21,13 @@ struct SoakRun {
     /// What one fetch of the mix does.
     private enum Kind: CaseIterable {
         case ok, big, empty, flakyDelayed, flakyImmediate, close, reset, cutHead, cutBody, garbage, stall, cancelAtOnce, cancelLater
-        case refusedStream, goAway, resetStream
+        case refusedStream, goAway, resetStream, hostileHTTP2
 
         /// Whether the fault is an HTTP/1.1 message's bytes (always plain) or an HTTP/2 frame's (always TLS).
         var protocols: Protocols {
             switch self {
             case .cutHead, .garbage: .http1
-            case .refusedStream, .goAway, .resetStream: .http2
+            case .refusedStream, .goAway, .resetStream, .hostileHTTP2: .http2
             default: .either
             }
         }
@@ -84,7 +84,9 @@ struct SoakRun {
             let kind = Kind.allCases[Int(random.next() % UInt64(Kind.allCases.count))]
             let overHTTP2 = kind.protocols == .http2 || (kind.protocols == .either && random.next() % 2 == 0)
             if overHTTP2 { tlsFetches += 1 }
-            let fetch = stack.fetch(resource: resource(kind, overHTTP2: overHTTP2)) { _ in
+            // Drawn here, from the seeded generator, so that a seed repeats the same peers.
+            let peer = Int(random.next() % UInt64(SoakServer.hostilePeers.count))
+            let fetch = stack.fetch(resource: resource(kind, overHTTP2: overHTTP2, peer: peer)) { _ in
                 ledger.complete(index)
                 window.signal()
             }
@@ -153,7 +155,7 @@ struct SoakRun {
                 retryQueue: DispatchQueue(label: "soak.retry")))
     }
 
-    private func resource(_ kind: Kind, overHTTP2: Bool) -> Network.URLSessionResource {
+    private func resource(_ kind: Kind, overHTTP2: Bool, peer: Int) -> Network.URLSessionResource {
         let path: String
         var interceptors: [URLSessionResourceInterceptor] = []
         var timeout: TimeInterval = 10
@@ -178,6 +180,10 @@ struct SoakRun {
         case .refusedStream: path = "/refused"
         case .goAway: path = "/goaway"
         case .resetStream: path = "/reset-stream"
+        case .hostileHTTP2:
+            // A peer that floods and falls silent is ended by the timeout; one the client refuses ends sooner.
+            path = "/hostile-h2/\(peer)"
+            timeout = 0.2
         }
         let base = overHTTP2 ? "https://localhost:\(tlsPort)" : "http://127.0.0.1:\(port)"
         let request = URLRequest(url: URL(string: base + path)!, timeoutInterval: timeout)

@@ -47,7 +47,17 @@ enum SoakServer {
         case "/goaway": return .fault(MockFault(.goAway(), .afterRequestHead))
         case "/reset-stream":
             return MockResponse(status: 200, body: Data(count: 4096), fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(100)))
+        case let hostile where hostile.hasPrefix("/hostile-h2/"):
+            guard let index = Int(hostile.dropFirst("/hostile-h2/".count)), hostilePeers.indices.contains(index) else {
+                return MockResponse(status: 404)
+            }
+            return .fault(MockFault(.http2Violation(hostilePeers[index]), .afterRequest))
         default: return MockResponse(status: 404)
         }
     }
+
+    /// The hostile HTTP/2 peers of ERR-22 the mix plays: the client's memory must stay within the heap bound however
+    /// many it meets. Not the CONTINUATION trickle, which lasts 10 s, nor the PING and SETTINGS floods, whose 50,000
+    /// acknowledgements this server then reads: seconds a flood under a sanitizer, which starved a sanitized test run.
+    static let hostilePeers: [HTTP2Violation] = [.continuationFlood, .tableSizeOverflow, .resetStorm, .headersNeverEnd, .goAwayStorm]
 }

@@ -64,7 +64,76 @@ extension Catalogue {
                 expected: Expectation(
                     success("next"), journal: JournalExpectation(connections: 2, requests: 2),
                     checks: [.challenges(2), .requestPath(index: 1, path: "/next")])))
-        return cases + reusedVerdicts
+        return cases + resumedSessions + reusedVerdicts
+    }
+
+    /// What a stack that resumes sessions does with a resumed connection (TRUST-17): judge it as a new one, from what
+    /// the session's full handshake established, and never resume where that judgement would not hold.
+    private static var resumedSessions: [ConformanceCase] {
+        func closing(_ body: String) -> MockResponse { MockResponse(status: 200, body: Data(body.utf8), closeConnection: true) }
+        let refused = Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused")
+        var cases: [ConformanceCase] = []
+        for (name, version) in [("tls12", MockServer.TLS.Version.tls12), ("tls13", .tls13)] {
+            cases.append(
+                ConformanceCase(
+                    id: "trust.resumption.\(name).resumed-and-judged",
+                    title: "connections that resume a session (\(name)) are judged as new ones: a refusal of one holds, before its request",
+                    rules: ["TRUST-17", "TRUST-3"],
+                    explanation:
+                        "The server offers session resumption and closes after each response. Three sequential fetches: the second and third connections resume a session, and the handler, asked on each as on a new connection, trusts the first two and refuses the third: url(serverCertificateUntrusted), three challenges, two requests, two resumed sessions. A stack that trusts a resumed session on its first verdict, without asking again, succeeds.",
+                    requires: [.serverTrustChallenge, .sessionResumption],
+                    server: ServerScript(
+                        tlsScenario: "valid-ec256", responses: [closing("1"), closing("2"), closing("3")], sessionResumption: true,
+                        tlsMaximumVersion: version),
+                    stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
+                    expected: Expectation(
+                        refused, journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 2),
+                        checks: [.challenges(3), .completions(3)])))
+        }
+        cases.append(
+            ConformanceCase(
+                id: "trust.resumption.same-evidence",
+                title: "the handler is asked on a resumed connection with the evidence of the session's full handshake",
+                rules: ["TRUST-17", "TRUST-4"],
+                explanation:
+                    "Two sequential fetches to a server that offers session resumption and closes after each response; the second connection resumes. The handler is asked on both, each time with the served and verified chains and standard validation's verdict of the first, full, handshake, and neither time as a reused-connection re-check: a resumed session carries no certificate, so a stack that passes what the resumed handshake brought gives the handler empty chains, which a pin can never match.",
+                requires: [.serverTrustChallenge, .sessionResumption],
+                server: ServerScript(
+                    tlsScenario: "valid-ec256", responses: [closing("1"), closing("2")], sessionResumption: true),
+                stack: StackSetup(handler: .scripted(.performDefaultHandling)), action: .sequential(2),
+                expected: Expectation(
+                    success("2"), journal: JournalExpectation(connections: 2, requests: 2, sessionsResumed: 1),
+                    checks: [.challenges(2), .challengesCarryTheFirstEvidence])))
+        cases.append(
+            ConformanceCase(
+                id: "trust.resumption.out-of-date-chain.full-handshake",
+                title: "a session whose chain was out of date when trusted is never resumed: each connection is verified in full",
+                rules: ["TRUST-17"],
+                explanation:
+                    "expired-leaf, trusted by a handler that overrules standard validation, from a server that offers session resumption and closes after each response. The verdict a session keeps holds only while every certificate it judged is within its validity period, and this leaf already was not: the second connection makes a full handshake, no session resumed. A stack that replays a kept verdict whatever the dates resumes it.",
+                requires: [.serverTrustChallenge, .sessionResumption],
+                server: ServerScript(
+                    tlsScenario: "expired-leaf", responses: [closing("1"), closing("2")], sessionResumption: true),
+                stack: StackSetup(handler: .scripted(.useCredential)), action: .sequential(2),
+                expected: Expectation(
+                    success("2"), journal: JournalExpectation(connections: 2, requests: 2, sessionsResumed: 0),
+                    checks: [.challenges(2)])))
+        var asking = ServerScript(
+            tlsScenario: "valid-ec256", responses: [closing("1"), closing("2")], sessionResumption: true, tlsMaximumVersion: .tls13)
+        asking.clientCertificates = .optional
+        cases.append(
+            ConformanceCase(
+                id: "trust.resumption.client-identity-changed.full-handshake",
+                title: "a session made presenting one client identity is not resumed once the handler presents another",
+                rules: ["TRUST-17", "TRUST-12"],
+                explanation:
+                    "The server (TLS 1.3) asks for a client certificate, accepts both identities issued under root A, offers session resumption and closes after each response. The first fetch presents client-valid; the handler is then reconfigured to present client-valid-2, and the second fetch's connection must not resume the session, which would carry the first identity to the server without asking: a full handshake presents client-valid-2.",
+                server: asking, stack: StackSetup(handler: .presentingThenSwitching(from: "client-valid", to: "client-valid-2")),
+                action: .fetchReconfigureFetch,
+                expected: Expectation(
+                    success("2"), journal: JournalExpectation(connections: 2, requests: 2, sessionsResumed: 0),
+                    checks: [.presentedClientCertificates(["CN=Fixture client-valid Client", "CN=Fixture client-valid-2 Client"])])))
+        return cases
     }
 
     /// A pooled connection keeps its handshake's verdict: after a lax handler trusted a chain standard

@@ -80,6 +80,14 @@ extension Check {
         case .lastChallengeStandardValidation(let expected):
             guard let last = seen.challenges.last else { return "no challenge" }
             return differs(Self.validation(of: last), expected)
+        case .challengesCarryTheFirstEvidence:
+            guard let first = seen.challenges.first else { return "no challenge" }
+            func evidence(_ challenge: ServerTrustChallenge) -> String {
+                "served \(challenge.servedChain.map(\.spkiSHA256)), verified \(challenge.verifiedChain.map(\.spkiSHA256)), "
+                    + "\(Self.validation(of: challenge))\(challenge.isReusedConnection ? ", reused" : "")"
+            }
+            let other = seen.challenges.enumerated().first { evidence($0.element) != evidence(first) }
+            return other.map { "challenge \($0.offset): \(evidence($0.element)); the first: \(evidence(first))" }
         case .presentedClientCertificates(let expected):
             return differs(seen.journal.compactMap { $0.clientCertificate.map { $0.first ?? "none" } }, expected)
         case .fetches(let path, let kind, let count):

@@ -66,6 +66,9 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// On each connection whose server asked for a client certificate, in order, the subject of the leaf the
     /// client presented, or `none`.
     case presentedClientCertificates([String])
+    /// Every challenge carries the first one's served and verified chains and standard validation's verdict, and none
+    /// is a reused-connection re-check: connections that resumed a session were asked as the first, new, one was.
+    case challengesCarryTheFirstEvidence
 
     package var description: String {
         switch self {
@@ -97,6 +100,7 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         case .fetches(let path, let kind, let count): "\(count) fetch(es) of \(path) ended \(kind.rawValue)"
         case .noFetchFailedWith(let code): "no fetch failed with \(URLErrorName.describe(code))"
         case .presentedClientCertificates(let leaves): "client certificates presented per asking connection \(leaves)"
+        case .challengesCarryTheFirstEvidence: "every challenge carries the first one's chains and validation, as a new connection's"
         }
     }
 }

@@ -51,7 +51,7 @@ extension Check {
     var readsVerifiedChain: Bool {
         switch self {
         case .challenge(_, _, let verified): verified != nil
-        case .challengeStandardValidation, .lastChallengeStandardValidation: true
+        case .challengeStandardValidation, .lastChallengeStandardValidation, .challengesCarryTheFirstEvidence: true
         default: false
         }
     }

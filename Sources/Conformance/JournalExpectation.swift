@@ -14,17 +14,20 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
     /// When `true`, no byte reached a connection after the server closed it while idle: the client never sent a
     /// request into a connection it could know was closed.
     public var nothingAfterServerClose: Bool?
+    /// When set, how many connections resumed a TLS session: the server accepted the session the client offered.
+    public var sessionsResumed: Int?
 
     /// Creates an expectation.
     public init(
         connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil, http2: Bool? = nil,
-        nothingAfterServerClose: Bool? = nil
+        nothingAfterServerClose: Bool? = nil, sessionsResumed: Int? = nil
     ) {
         self.connections = connections
         self.requests = requests
         self.noApplicationBytes = noApplicationBytes
         self.http2 = http2
         self.nothingAfterServerClose = nothingAfterServerClose
+        self.sessionsResumed = sessionsResumed
     }
 
     /// Nothing is checked.
@@ -54,6 +57,10 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
             lines.append(
                 "journal: connection \(late.index) received \(late.bytesAfterServerClose ?? 0) bytes after the server had closed it")
         }
+        let resumed = journal.filter { $0.sessionReused == true }.count
+        if let sessionsResumed, sessionsResumed != resumed {
+            lines.append("journal: expected \(sessionsResumed) connections to resume a TLS session, got \(resumed)")
+        }
         return lines
     }
 
@@ -64,6 +71,7 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
             noApplicationBytes == true ? "no request byte at the server" : nil,
             http2.map { "every request over \($0 ? "HTTP/2" : "HTTP/1.1")" },
             nothingAfterServerClose == true ? "nothing sent after the server's close" : nil,
+            sessionsResumed.map { "\($0) resumed TLS session(s)" },
         ].compactMap { $0 }
     }
 }

@@ -75,12 +75,16 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// next one fails the fetch with `httpTooManyRedirects` (HTTP-24).
     public static let redirectLimit = SubjectFeature(rawValue: "redirect-limit")
 
+    /// The stack resumes TLS sessions: a new connection to a server offers the session an earlier connection to it made
+    /// (TRUST-17). The cases that need a resumption to happen, to judge what the stack does with it, require it.
+    public static let sessionResumption = SubjectFeature(rawValue: "session-resumption")
+
     /// The features this version of the suite knows, in the order they are documented.
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
         .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding, .maximumChainDepth,
-        .redirectLimit,
+        .redirectLimit, .sessionResumption,
     ]
 
     /// The stable name.

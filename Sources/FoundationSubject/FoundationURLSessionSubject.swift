@@ -41,6 +41,7 @@ public struct FoundationURLSessionSubject: ConformanceSubject {
                 "URLSession on libcurl verifies the one path OpenSSL builds, to a self-signed root (no partial chains, no other paths)",
             .maximumChainDepth: "URLSession has no setting for the deepest chain it accepts",
             .redirectLimit: "URLSession has no redirect limit setting (its delegate could count redirects; this subject has none)",
+            .sessionResumption: "URLSession on Linux is judged on no resumed connection: it delivers no server-trust challenge at all",
         ]
     }
 

@@ -62,7 +62,9 @@ public struct ConnectionRecord: Sendable {
     public internal(set) var tlsVersion: String?
     /// The TLS handshake outcome.
     public internal(set) var handshake: Handshake
-    /// Whether the client resumed a TLS session (only possible with ``MockServer/TLS/sessionResumption`` on).
+    /// Whether the client resumed a TLS session (only possible with ``MockServer/TLS/sessionResumption`` on): the server
+    /// accepted the session the client offered, also when the handshake then failed (a client that refuses the server
+    /// after resuming closes before the server's new tickets are written).
     public internal(set) var sessionReused: Bool = false
     /// The bytes of HTTP the client sent (decrypted under TLS), including unread bytes counted when read.
     public internal(set) var applicationBytesReceived: Int = 0

@@ -69,6 +69,18 @@ extension Network.URLSessionNetworkStack {
         /// `nil` (the default) or a value below 1 sets no limit.
         public var maximumConnectionsPerHost: Int?
 
+        /// Whether new connections resume the TLS sessions of earlier ones (TLS 1.3 tickets, TLS 1.2 session IDs and
+        /// tickets; never 0-RTT data): on by default, which saves the certificate's transfer and the verification of
+        /// its chain.
+        ///
+        /// A resumed connection is judged before its first request byte as a new one is: the chain its session's full
+        /// handshake verified is judged again at the verification time (kept verdict replayed while every certificate
+        /// and held revocation list is in its validity period, else a full handshake), and the handler is asked again
+        /// with the same evidence. Sessions are kept by this stack only, at most 64 hosts. A stack that requires stapled
+        /// OCSP responses, or a leaf that demands one, always makes a full handshake, as does a session whose client
+        /// certificate the handler would no longer present.
+        public var resumesTLSSessions = true
+
         /// The HTTP versions offered to servers over TLS; ``HTTPVersions/http2Preferred`` by default. Over
         /// HTTP/2 each fetch still has a connection of its own at a time (streams are not multiplexed), and the
         /// same trust checks, pins, retries and error codes apply as over HTTP/1.1.

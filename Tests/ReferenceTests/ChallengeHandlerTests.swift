@@ -95,8 +95,8 @@ struct ChallengeHandlerTests {
         #expect(harness.server.journal.first?.requestCount == 1)
     }
 
-    @Test("a resumed TLS session cannot skip the handler: the client never resumes")
-    func noSessionResumption() throws {
+    @Test("a resumed TLS session cannot skip the handler: it is asked on the resumed connection as on a new one")
+    func resumedSessionAsksTheHandler() throws {
         let handler = ScriptedHandler(.performDefaultHandling)
         let server = try MockServer(tls: .init(identity: Fixtures.identity("valid-ec256"), sessionResumption: true))
         var configuration = Network.URLSessionNetworkStack.Configuration()
@@ -112,8 +112,13 @@ struct ChallengeHandlerTests {
             #expect(recorder.next()?.success != nil)
         }
         #expect(server.journal.count == 2)
-        #expect(server.journal.allSatisfy { !$0.sessionReused })
-        #expect(handler.challenges.filter { !$0.isReusedConnection }.count == 2)
+        #expect(server.journal.map(\.sessionReused) == [false, true])
+        #expect(handler.challenges.count == 2)
+        #expect(handler.challenges.allSatisfy { !$0.isReusedConnection })
+        #expect(
+            handler.challenges.map { $0.verifiedChain.map(\.spkiSHA256) }.allSatisfy {
+                $0 == handler.challenges[0].verifiedChain.map(\.spkiSHA256)
+            })
     }
 
     @Test("a reused connection accepted under a lax answer is refused once the handler defers to standard validation")

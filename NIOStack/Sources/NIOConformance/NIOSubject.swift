@@ -24,6 +24,7 @@ struct NIOSubject: ConformanceSubject {
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
             .maximumChainDepth: "the NIO stack has no setting for the deepest chain it accepts",
             .redirectLimit: "the NIO stack follows at most 16 redirects in a row and has no setting for another limit",
+            .sessionResumption: "the NIO stack makes a full handshake on every connection (swift-nio-ssl keeps no client sessions)",
         ]
     }
 

@@ -184,7 +184,13 @@ final class Connection {
                     ? (systemError == 0 ? "client closed the connection during the handshake" : Socket.errnoText(systemError))
                     : "handshake failed (SSL_get_error \(error))")
             if systemError == ECONNRESET { peerReset = true }
-            core.updateConnection(index) { $0.handshake = .failed(reason) }
+            // A client that resumed and then refused the server closes at once, and the server's tickets, written
+            // after the client's Finished, fail the handshake here: the resumption was agreed all the same.
+            let reused = SSL_session_reused(ssl) == 1
+            core.updateConnection(index) {
+                $0.handshake = .failed(reason)
+                $0.sessionReused = reused
+            }
             finish(by: HandshakeFailure.closer(sslError: error), kind: .fin, closeNotify: false)
             return false
         }

@@ -86,13 +86,10 @@ extension ClientIdentity {
         guard let der = DEREncoding.of(info, with: i2d_PKCS8_PRIV_KEY_INFO) else {
             throw LoadingError(code: .malformedKey, message: "\(source): the private key cannot be encoded as PKCS#8 (\(openSSLReason()))")
         }
-        var notAfter = tm()
-        guard ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &notAfter) == 1 else {
+        guard let notAfter = ASN1Date.of(X509_get0_notAfter(leaf)) else {
             throw LoadingError(code: .malformedCertificate, message: "\(source): the leaf's notAfter cannot be read (\(openSSLReason()))")
         }
-        self.init(
-            certificateChain: summaries.map(\.der), privateKey: der, subject: summaries[0].subject,
-            notAfter: Date(timeIntervalSince1970: TimeInterval(timegm(&notAfter))))
+        self.init(certificateChain: summaries.map(\.der), privateKey: der, subject: summaries[0].subject, notAfter: notAfter)
     }
 
     private static func read(_ path: String) throws(LoadingError) -> Data {

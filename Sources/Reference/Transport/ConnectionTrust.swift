@@ -20,6 +20,20 @@ final class ConnectionTrust {
     /// The connection's socket, when the stack could tell which it is (libcurl's OpenSSL layer keeps it to itself).
     let socket: ConnectedSocket?
 
+    /// Whether the server was trusted: its handshake's verdict, or the judgement of its resumed session, accepted it.
+    /// Only then are the sessions the server issues on the connection kept.
+    var isTrusted = false
+    /// When the verdict of the connection's standard validation holds (``KeptTrust/replayablePeriod``).
+    var replayablePeriod: ClosedRange<Date>?
+    /// Whether the leaf demands a stapled OCSP response.
+    var leafDemandsStaple = false
+    /// The session offered in the ClientHello, whose kept trust judges the connection if the server resumed it.
+    var offered: TLSSessionCache.Session?
+    /// Whether the server resumed the session offered (known once the handshake is done).
+    var resumed = false
+    /// Set when a resumed session could not be judged and the transfer started over: the connection carries no request.
+    var isRetired = false
+
     init(host: String, port: Int, context: TLSTrustContext, transfer: CurlTransfer, socket: ConnectedSocket?) {
         self.host = host
         self.port = port
@@ -32,6 +46,17 @@ final class ConnectionTrust {
     /// Whether the server has closed the connection (its FIN arrived), so that no request may go on it; `false` when
     /// the socket is unknown.
     var serverHasClosed: Bool { socket?.peerHasClosed ?? false }
+
+    /// The key the connection's sessions are kept under.
+    var sessionKey: TLSSessionCache.Key { TLSSessionCache.Key(host: host, port: port) }
+
+    /// What a resumption of a session issued on this connection needs to be judged; `nil` unless the server was trusted.
+    var keptTrust: KeptTrust? {
+        guard isTrusted, let evidence else { return nil }
+        return KeptTrust(
+            evidence: evidence, replayablePeriod: replayablePeriod, clientCertificate: clientCertificate,
+            leafDemandsStaple: leafDemandsStaple)
+    }
 
     /// The trust record of the connection an `SSL` object belongs to.
     static func of(_ ssl: OpaquePointer?) -> ConnectionTrust? {

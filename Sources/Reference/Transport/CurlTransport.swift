@@ -24,7 +24,7 @@ final class CurlTransport: FetchTransport {
             verificationTime: configuration.verificationTime, logger: configuration.logger, metrics: metrics,
             profileCheck: ServerCertificateProfileCheck(
                 profile: configuration.validationProfile, maximumChainDepth: configuration.maximumChainDepth),
-            revocation: configuration.revocation)
+            revocation: configuration.revocation, resumesSessions: configuration.resumesTLSSessions)
     }
 
     func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {

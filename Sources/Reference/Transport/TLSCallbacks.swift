@@ -48,8 +48,46 @@ let sslContextCallback: curl_ssl_ctx_callback = { easy, sslContext, userdata in
             cshims_SSL_CTX_set_tlsext_status_cb(context, stapledResponseCallback) == 1
         else { return CURLE_SSL_CONNECT_ERROR }
     }
-    SSL_CTX_set_info_callback(context, alertCallback)
+    SSL_CTX_set_info_callback(context, infoCallback)
+    if transfer.trust.sessions != nil {
+        // Sessions go to the stack's cache only (`newSessionCallback`), none to this connection's own context.
+        _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE))
+        SSL_CTX_sess_set_new_cb(context, newSessionCallback)
+    }
     return CURLE_OK
+}
+
+/// OpenSSL's report of a connection's progress: a new handshake may offer a kept session, a finished one says whether
+/// the server resumed it, and a fatal alert may be the server's refusal of the client certificate.
+private let infoCallback: @convention(c) (OpaquePointer?, Int32, Int32) -> Void = { ssl, situation, value in
+    if situation & SSL_CB_HANDSHAKE_START != 0 { offerKeptSession(ssl) }
+    if situation & SSL_CB_HANDSHAKE_DONE != 0, let ssl, let connection = ConnectionTrust.of(ssl) {
+        connection.resumed = connection.offered != nil && SSL_session_reused(ssl) == 1
+    }
+    alertCallback(ssl, situation, value)
+}
+
+/// Sets the session kept for the connection's host and port on it before its ClientHello, when it may be offered.
+private func offerKeptSession(_ ssl: OpaquePointer?) {
+    guard let ssl, SSL_in_before(ssl) == 1, let connection = ConnectionTrust.of(ssl), connection.offered == nil,
+        let sessions = connection.context.sessions,
+        let session = sessions.take(connection.sessionKey, now: Int(time(nil))),
+        connection.context.mayOffer(session.kept, host: connection.host, port: connection.port),
+        SSL_set_session(ssl, session.pointer) == 1
+    else { return }
+    connection.offered = session
+}
+
+/// Keeps a copy of a session the server issued on a connection it was trusted on. A copy, because OpenSSL may share the
+/// object with the connection, and marks it not resumable when the connection ends without a close_notify (as an
+/// HTTP/2 server closing after GOAWAY does), which TLS since 1.1 no longer asks of a client. Returns 0: the original
+/// stays OpenSSL's.
+private let newSessionCallback: @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32 = { ssl, session in
+    guard let ssl, let session, let connection = ConnectionTrust.of(ssl), let sessions = connection.context.sessions,
+        let kept = connection.keptTrust, SSL_SESSION_is_resumable(session) == 1, let copy = SSL_SESSION_dup(session)
+    else { return 0 }
+    if !sessions.keep(copy, for: connection.sessionKey, kept: kept) { SSL_SESSION_free(copy) }
+    return 0
 }
 
 /// Replaces OpenSSL's chain verification: runs standard validation (``ChainCheck``, the same code as the offline
@@ -69,6 +107,9 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
             standard: outcome.failure.map { .failure($0) } ?? .success(()))
         connection.evidence = evidence
         verdict = context.judge(evidence, reused: false)
+        connection.replayablePeriod = context.replayablePeriod(
+            of: outcome.chainVerified ? X509_STORE_CTX_get0_chain(store) : X509_STORE_CTX_get0_untrusted(store))
+        connection.leafDemandsStaple = StapledResponseCheck.demandsStaple(X509_STORE_CTX_get0_cert(store))
     } else {
         // A certificate that cannot be encoded cannot be judged: refuse rather than judge the others.
         verdict = TrustVerdict(
@@ -79,6 +120,7 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
                     depth: 0)))
     }
     connection.transfer?.trustVerdict = verdict
+    connection.isTrusted = verdict.isAccepted
     context.metrics?.handshakeJudged(verdict)
     // libcurl reads the verify result after the handshake, so it must agree with the verdict.
     if verdict.isAccepted {
@@ -94,7 +136,11 @@ private let certificateVerifyCallback: @convention(c) (OpaquePointer?, UnsafeMut
 /// CertificateStatus message has arrived too. Returning 0 fails the handshake with a `bad_certificate_status_response`
 /// alert.
 private let stapledResponseCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, _ in
-    guard let ssl, let connection = ConnectionTrust.of(ssl), let evidence = connection.evidence else { return 0 }
+    guard let ssl, let connection = ConnectionTrust.of(ssl) else { return 0 }
+    // A resumed handshake brings no staple and ran no verification: its session's kept trust is judged before the
+    // first request (a session is never offered where a staple is needed).
+    if connection.offered != nil, connection.evidence == nil, SSL_session_reused(ssl) == 1 { return 1 }
+    guard let evidence = connection.evidence else { return 0 }
     var bytes: UnsafePointer<UInt8>?
     let length = cshims_SSL_get_tlsext_status_ocsp_resp(ssl, &bytes)
     let response = bytes.map { length > 0 ? Array(UnsafeBufferPointer(start: $0, count: length)) : [] }
@@ -105,6 +151,7 @@ private let stapledResponseCallback: @convention(c) (OpaquePointer?, UnsafeMutab
     let refused = TrustVerdict.Evidence(
         host: evidence.host, port: evidence.port, served: evidence.served, verified: evidence.verified, standard: .failure(failure))
     connection.evidence = refused
+    connection.isTrusted = false
     let verdict = TrustVerdict(evidence: refused, refusal: .chainNotTrusted(failure))
     connection.transfer?.trustVerdict = verdict
     // The handshake was counted when its chain was accepted; the staple's refusal counts as a refusal of it.
@@ -122,11 +169,15 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     guard transfer.startingRequest(overHTTP2: speaksHTTP2(transfer)) else { return CURL_PREREQFUNC_ABORT }
     let connection = connectionTrust(of: transfer)
-    // A pooled connection the server closed while it was idle never carries a request (HTTP-21).
-    if case .found(let found) = connection, found.transfer !== transfer, found.serverHasClosed,
+    // A pooled connection the server closed while it was idle never carries a request (HTTP-21), nor does one whose
+    // resumed session could not be judged.
+    if case .found(let found) = connection, found.transfer !== transfer, found.serverHasClosed || found.isRetired,
         transfer.leaveConnectionClosedByServer()
     {
         return CURL_PREREQFUNC_ABORT
+    }
+    if case .found(let found) = connection, found.transfer === transfer, found.evidence == nil, found.resumed {
+        guard judgeResumed(found, for: transfer) else { return CURL_PREREQFUNC_ABORT }
     }
     let verdict = recheck(transfer, connection)
     if let verdict {
@@ -141,6 +192,41 @@ let preRequestCallback: curl_prereq_callback = { userdata, _, _, _, _ in
     transfer.clientCertificate = connection.clientCertificate
     guard connection.transfer !== transfer else { return CURL_PREREQFUNC_OK }
     return transfer.keepsClientIdentity(of: connection) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+}
+
+/// Judges a connection that resumed a session, before the first request of the transfer that made it (TRUST-17); whether
+/// the request may go out. A kept verdict that no longer holds retires the connection and starts the transfer over on a
+/// new one, whose full handshake judges the server afresh.
+private func judgeResumed(_ connection: ConnectionTrust, for transfer: CurlTransfer) -> Bool {
+    guard let offered = connection.offered, let verdict = transfer.trust.judgeResumption(offered.kept) else {
+        connection.isRetired = true
+        transfer.startOverOnNewConnection()
+        return false
+    }
+    let kept = offered.kept
+    connection.evidence = kept.evidence
+    connection.clientCertificate = kept.clientCertificate
+    connection.replayablePeriod = kept.replayablePeriod
+    connection.leafDemandsStaple = kept.leafDemandsStaple
+    connection.isTrusted = verdict.isAccepted
+    transfer.trustVerdict = verdict
+    guard verdict.isAccepted else { return false }
+    // A TLS 1.2 server may issue nothing new on a resumption: a copy of the session goes back, to be offered again (a
+    // copy: the connection shares the original, which OpenSSL marks not resumable if the connection ends uncleanly).
+    if let sessions = transfer.trust.sessions, !speaksTLS13(transfer), let copy = SSL_SESSION_dup(offered.pointer),
+        !sessions.keep(copy, for: connection.sessionKey, kept: kept, unlessNewer: true)
+    {
+        SSL_SESSION_free(copy)
+    }
+    return true
+}
+
+/// Whether the connection a transfer is about to use speaks TLS 1.3.
+private func speaksTLS13(_ transfer: CurlTransfer) -> Bool {
+    guard let info = transfer.easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
+        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
+    else { return false }
+    return SSL_version(OpaquePointer(ssl)) >= TLS1_3_VERSION
 }
 
 /// Whether the connection a transfer is about to use speaks HTTP/2 (ALPN chose `h2`); plain HTTP never does here.

@@ -10,7 +10,9 @@ import NetworkCore
 /// Verification happens in two places so that a refusal holds on every connection, and no request byte
 /// reaches a refused server (TRUST-3, TRUST-6):
 /// - in the handshake of each new connection, through OpenSSL's certificate verification callback, over
-///   the chain OpenSSL built (libcurl's TLS session cache is off, so no handshake skips it);
+///   the chain OpenSSL built; a connection that resumes a session (which OpenSSL does not verify again) is judged
+///   before its first request from what its session's full handshake established (`TLSTrustContext+Resumption.swift`);
+///   libcurl's own session cache stays off, since its key cannot see what this context installs;
 /// - before each request on a reused connection, through libcurl's pre-request callback, over the evidence
 ///   kept from that connection's handshake (libcurl reuses connections without another handshake).
 /// libcurl's own host-name check is off because the verification callback checks the name itself: one place
@@ -31,11 +33,13 @@ final class TLSTrustContext: Sendable {
     let stapleCheck: StapledResponseCheck
     /// Whether the stack checks revocation at all.
     let checksRevocation: Bool
+    /// The sessions new connections may resume; `nil` when every connection makes a full handshake.
+    let sessions: TLSSessionCache?
 
     init(
         roots: TrustRoots, handler: (any AuthenticationChallengeHandler)?, verificationTime: Date?, logger: Logger,
         metrics: StackMetrics? = nil, profileCheck: ServerCertificateProfileCheck = ServerCertificateProfileCheck(profile: .strict),
-        revocation: RevocationPolicy = .off
+        revocation: RevocationPolicy = .off, resumesSessions: Bool = false
     ) {
         let store = TrustStore(roots: roots)
         self.roots = store
@@ -48,6 +52,8 @@ final class TLSTrustContext: Sendable {
             privateAnchors: store.privateAnchors)
         stapleCheck = StapledResponseCheck(stapling: revocation.stapling, verificationTime: verificationTime)
         checksRevocation = !revocation.isOff
+        // Required staples never come with a resumed handshake: every connection then makes a full one.
+        sessions = resumesSessions && revocation.stapling != .required ? TLSSessionCache() : nil
     }
 
     /// Sets the TLS options of one transfer; `transfer` is its unretained `CurlTransfer`.

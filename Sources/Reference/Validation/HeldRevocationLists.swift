@@ -1,5 +1,6 @@
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 import NetworkCore
 import Pinning
 
@@ -12,11 +13,15 @@ final class HeldRevocationLists: @unchecked Sendable {
     let policy: RevocationPolicy
     /// The parsed lists; `nil` when the policy holds none.
     private let lists: OpaquePointer?
+    /// When every held list is current (from the latest thisUpdate to the earliest nextUpdate): a verdict reached with
+    /// them holds at another time of this period, as far as the lists go. `nil` when no such time exists.
+    let currentPeriod: ClosedRange<Date>?
 
     init(_ policy: RevocationPolicy) {
         self.policy = policy
         guard !policy.revocationLists.isEmpty, let stack = cshims_sk_X509_CRL_new_null() else {
             lists = nil
+            currentPeriod = Date.distantPast...Date.distantFuture
             return
         }
         for list in policy.revocationLists {
@@ -26,6 +31,15 @@ final class HeldRevocationLists: @unchecked Sendable {
             if let parsed, cshims_sk_X509_CRL_push(stack, parsed) == 0 { X509_CRL_free(parsed) }
         }
         lists = stack
+        var period: ClosedRange<Date>? = Date.distantPast...Date.distantFuture
+        for index in 0..<cshims_sk_X509_CRL_num(stack) {
+            guard let current = period, let list = ASN1Date.validity(ofList: cshims_sk_X509_CRL_value(stack, index)) else {
+                period = nil
+                break
+            }
+            period = current.intersection(list)
+        }
+        currentPeriod = period
     }
 
     deinit {

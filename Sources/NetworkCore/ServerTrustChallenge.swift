@@ -33,7 +33,8 @@ public struct ServerTrustChallenge: Sendable {
     /// The time certificates were checked against.
     public let verificationTime: Date
 
-    /// Whether this check is the re-check before a request on a connection that was already verified.
+    /// Whether this check is the re-check before a request on a connection that was already verified. A connection
+    /// that resumed a TLS session is a new connection: `false`, with the evidence of the session's full handshake.
     public let isReusedConnection: Bool
 
     /// The validation profile ``standardValidation`` applied: a refusal by one of its rules is a

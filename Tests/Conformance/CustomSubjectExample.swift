@@ -45,6 +45,10 @@ struct HandshakeOnlyHandler: AuthenticationChallengeHandler {
         if case .failure = challenge.standardValidation, case .useCredential = answer { return .performDefaultHandling }
         return answer
     }
+
+    /// A wrapper forwards every kind of challenge: one it did not would answer servers that ask for a client
+    /// certificate with none, whatever the case's handler says.
+    func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition { wrapped.handle(challenge) }
 }
 
 /// Your subject: how the runner builds your stack for a case.

@@ -30,7 +30,8 @@ public struct ClientCertificateChallenge: Sendable {
     /// (`CN=…,O=…` in RFC 2253 form); empty when the server named none.
     public let acceptableIssuers: [String]
 
-    /// Whether this is the check before a request on a connection whose handshake already answered.
+    /// Whether this is the check before a request on a connection whose handshake already answered, or before a TLS
+    /// session made presenting an identity is resumed (it is resumed only if the answer is the same).
     public let isReusedConnection: Bool
 
     /// Creates a challenge.

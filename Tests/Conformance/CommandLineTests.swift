@@ -31,7 +31,7 @@ private func run(_ arguments: [String], subject: CountingSubject = CountingSubje
     ConformanceCommandLine.run(arguments: arguments, subjects: [("counting", subject)])
 }
 
-@Suite("The command line: options, subcommands, statuses and messages", .timeLimit(.minutes(2)), .blocking)
+@Suite("The command line: options, subcommands, statuses and messages", .scaledTimeLimit(minutes: 2), .blocking)
 struct CommandLineTests {
 
     // MARK: Values are checked before anything runs

@@ -36,7 +36,7 @@ private enum TrappingCommand {
     }
 }
 
-@Suite("A subject that crashes in one case gets a complete report with one CRASH", .timeLimit(.minutes(2)), .blocking)
+@Suite("A subject that crashes in one case gets a complete report with one CRASH", .scaledTimeLimit(minutes: 2), .blocking)
 struct CrashIsolationTests {
     /// The four cases run, the subject misbehaving only where a fetch ends with 404.
     private static let oneCrash = [

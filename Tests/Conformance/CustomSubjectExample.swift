@@ -100,7 +100,7 @@ struct LoggingConformance: ParsableCommand {
     }
 }
 
-@Suite("Example: a custom subject in your own swift test", .timeLimit(.minutes(1)), .blocking)
+@Suite("Example: a custom subject in your own swift test", .scaledTimeLimit(minutes: 1), .blocking)
 struct CustomSubjectExample {
 
     @Test("every MUST case of the retry and cancellation families passes against a custom stack")

@@ -25,7 +25,7 @@ private struct OverridesIgnoringSubject: ConformanceSubject {
     func tearDown(_ stack: Network.URLSessionNetworkStack) { reference.tearDown(stack) }
 }
 
-@Suite("A subject that ignores a field of its environment is told so, once", .timeLimit(.minutes(2)), .blocking)
+@Suite("A subject that ignores a field of its environment is told so, once", .scaledTimeLimit(minutes: 2), .blocking)
 struct EnvironmentHintTests {
 
     @Test("a stack that ignores resolveOverrides gets one hint naming the field, the symptom and the cases, in text and Markdown")

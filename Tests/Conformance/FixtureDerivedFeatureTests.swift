@@ -15,7 +15,7 @@ private struct NoOverrideSubject: ConformanceSubject {
     }
 }
 
-@Suite("Features derived from the fixtures come from the catalogue the runner holds", .timeLimit(.minutes(1)), .blocking)
+@Suite("Features derived from the fixtures come from the catalogue the runner holds", .scaledTimeLimit(minutes: 1), .blocking)
 struct FixtureDerivedFeatureTests {
 
     /// A copy of the fixture catalogue in which `valid-ec256` is a chain standard validation refuses.

@@ -48,7 +48,7 @@ private func plain(_ markdown: String) -> String {
 }
 
 // Serialized: one Chromium at a time is enough load for a 2-core machine that runs the other suites beside it.
-@Suite("The HTML report as a browser shows it", .serialized, .timeLimit(.minutes(3)), .blocking)
+@Suite("The HTML report as a browser shows it", .serialized, .scaledTimeLimit(minutes: 3), .blocking)
 struct HTMLReportBrowserTests {
 
     /// Renders the two reports with `conformance report --html`, opens the page in headless Chromium with `query`

@@ -9,7 +9,7 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 private let spec = repository.appendingPathComponent("docs/spec").path
 private let subjects: [(String, any ConformanceSubject)] = [("reference", ReferenceSubject())]
 
-@Suite("The HTML report: escaping, content and the report command's errors", .timeLimit(.minutes(2)), .blocking)
+@Suite("The HTML report: escaping, content and the report command's errors", .scaledTimeLimit(minutes: 2), .blocking)
 struct HTMLReportTests {
 
     @Test("HTML escaping replaces the five characters that could open a tag or close an attribute")

@@ -25,7 +25,7 @@ private struct SilentSubject: ConformanceSubject {
     func makeStack(for environment: StackEnvironment) throws -> SilentStack { SilentStack() }
 }
 
-@Suite("Hanging cases", .timeLimit(.minutes(1)), .blocking)
+@Suite("Hanging cases", .scaledTimeLimit(minutes: 1), .blocking)
 struct HangingSubjectTests {
 
     @Test("many hanging cases cost the watchdog once per round of concurrent cases, not once per case")

@@ -57,7 +57,7 @@ private struct LeakyCancelSubject: ConformanceSubject {
 
 /// A cancel that answers the caller but leaves the fetch running: nothing completes twice, so only what reaches
 /// the server after the cancel, or the hooks that run after it, give it away.
-@Suite("A cancel that leaves the fetch running is caught", .timeLimit(.minutes(1)), .blocking)
+@Suite("A cancel that leaves the fetch running is caught", .scaledTimeLimit(minutes: 1), .blocking)
 struct LeakyCancelTests {
 
     @Test("cancelling while a retry waits, the retry that still reaches the server fails the case")

@@ -46,7 +46,7 @@ private struct DoubleCompletingSubject: ConformanceSubject {
 
 /// Cases whose action waits a grace period after the completion for a completion that must never come, so
 /// the second completion is seen whenever it is made at once.
-@Suite("A subject that completes a fetch twice gets CRASH for that case, and only that case", .timeLimit(.minutes(1)), .blocking)
+@Suite("A subject that completes a fetch twice gets CRASH for that case, and only that case", .scaledTimeLimit(minutes: 1), .blocking)
 struct MisbehavingSubjectTests {
 
     private static func isCancelled(_ result: DoubleCompletingStack.FetchResult) -> Bool {

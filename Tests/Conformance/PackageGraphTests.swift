@@ -50,7 +50,7 @@ private struct TargetGraph {
     }
 }
 
-@Suite("The suite and the pinning handlers link no stack", .timeLimit(.minutes(2)), .blocking)
+@Suite("The suite and the pinning handlers link no stack", .scaledTimeLimit(minutes: 2), .blocking)
 struct PackageGraphTests {
     /// The targets that bring libcurl, or a stack built on it.
     private static let stackTargets: Set<String> = ["CCurl", "CShims", "Reference", "ReferenceConformance", "FoundationSubject"]

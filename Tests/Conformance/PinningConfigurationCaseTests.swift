@@ -17,7 +17,7 @@ private struct FeaturelessSubject: ConformanceSubject {
     }
 }
 
-@Suite("Configuration cases judge the project's handlers, not the subject", .timeLimit(.minutes(1)), .blocking)
+@Suite("Configuration cases judge the project's handlers, not the subject", .scaledTimeLimit(minutes: 1), .blocking)
 struct PinningConfigurationCaseTests {
 
     private var cases: [ConformanceCase] { Catalogue.filter(Catalogue.all, glob: "pin.configuration.*") }

@@ -34,7 +34,7 @@ private func typecheckAsThirdParty(_ file: URL) throws -> (Int32, String) {
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
 
-@Suite("A subject needs only the public API", .timeLimit(.minutes(1)), .blocking)
+@Suite("A subject needs only the public API", .scaledTimeLimit(minutes: 1), .blocking)
 struct PublicAPITests {
 
     @Test("CustomSubjectExample.swift compiles as a third party's code, with no package declaration")

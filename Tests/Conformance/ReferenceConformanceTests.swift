@@ -3,7 +3,7 @@ import Foundation
 import TestTraits
 import Testing
 
-@Suite("The reference stack conforms", .timeLimit(.minutes(2)), .blocking)
+@Suite("The reference stack conforms", .scaledTimeLimit(minutes: 2), .blocking)
 struct ReferenceConformanceTests {
 
     @Test("every MUST case passes against the reference stack")

@@ -20,7 +20,7 @@ private final class AlternatingSubject: ConformanceSubject, Sendable {
     func tearDown(_ stack: Network.URLSessionNetworkStack) { stack.finishFetchesAndInvalidateSession() }
 }
 
-@Suite("Repeated runs and the command line for any subject", .timeLimit(.minutes(1)), .blocking)
+@Suite("Repeated runs and the command line for any subject", .scaledTimeLimit(minutes: 1), .blocking)
 struct RepeatAndCommandLineTests {
 
     @Test("a case whose verdicts differ across repeats is FLAKY in every report format")

@@ -25,7 +25,7 @@ private func temporaryFile(_ name: String, _ contents: String) throws -> String 
     return path
 }
 
-@Suite("Reports are machine-readable and valid", .timeLimit(.minutes(2)), .blocking)
+@Suite("Reports are machine-readable and valid", .scaledTimeLimit(minutes: 2), .blocking)
 struct ReportFormatTests {
 
     @Test("the JSON report validates against docs/conformance/report.schema.json")

@@ -3,7 +3,7 @@ import TestTraits
 import Testing
 
 /// A script's `--help` is text: it prints and runs nothing.
-@Suite("Scripts' help", .timeLimit(.minutes(1)), .blocking)
+@Suite("Scripts' help", .scaledTimeLimit(minutes: 1), .blocking)
 struct ScriptHelpTests {
 
     @Test("make-chain --help prints its text, backticks and all, and runs no openssl command")

@@ -27,7 +27,7 @@ private func untimed(_ report: SuiteReport) throws -> NSDictionary {
     return object as NSDictionary
 }
 
-@Suite("Reports are stable and lean", .timeLimit(.minutes(1)), .blocking)
+@Suite("Reports are stable and lean", .scaledTimeLimit(minutes: 1), .blocking)
 struct StableReportTests {
 
     @Test("two runs of the same subject give the same JSON apart from timings")

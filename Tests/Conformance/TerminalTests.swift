@@ -6,7 +6,7 @@ import Testing
 
 /// What the terminal shows: colour only where asked, one line of progress, one closing line.
 // Blocking: a test runs the built command on a pseudo-terminal and waits for it.
-@Suite("The terminal's conventions", .timeLimit(.minutes(2)), .blocking)
+@Suite("The terminal's conventions", .scaledTimeLimit(minutes: 2), .blocking)
 struct TerminalTests {
 
     private func result(_ id: String, _ verdict: Verdict, reason: String? = nil) -> CaseResult {

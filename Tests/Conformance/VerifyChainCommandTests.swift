@@ -3,7 +3,7 @@ import TestTraits
 import Testing
 
 /// `verify-chain` as a user runs it: why a chain is refused, without a server.
-@Suite("verify-chain: the stack's chain check as a command", .timeLimit(.minutes(1)), .blocking)
+@Suite("verify-chain: the stack's chain check as a command", .scaledTimeLimit(minutes: 1), .blocking)
 struct VerifyChainCommandTests {
     private static let certificates = "Fixtures/certs"
 

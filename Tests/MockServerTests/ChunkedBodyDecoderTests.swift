@@ -1,7 +1,8 @@
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("The chunked request-body decoder", .timeLimit(.minutes(1)))
+@Suite("The chunked request-body decoder", .scaledTimeLimit(minutes: 1))
 struct ChunkedBodyDecoderTests {
     private func decode(_ text: String) -> (status: ChunkedBodyDecoder.Status, decoder: ChunkedBodyDecoder, index: Int) {
         var decoder = ChunkedBodyDecoder()

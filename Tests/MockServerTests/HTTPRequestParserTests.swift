@@ -1,7 +1,8 @@
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("The request-head parser", .timeLimit(.minutes(1)))
+@Suite("The request-head parser", .scaledTimeLimit(minutes: 1))
 struct HTTPRequestParserTests {
     private func parse(_ text: String) -> HTTPRequestParser.HeadResult {
         HTTPRequestParser.parseHead(Array(text.utf8))

@@ -1,8 +1,9 @@
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("A malformation is the response's own shape", .timeLimit(.minutes(1)))
+@Suite("A malformation is the response's own shape", .scaledTimeLimit(minutes: 1))
 struct MalformationTests {
     @Test(
         "each malformation is named after the member that makes it",

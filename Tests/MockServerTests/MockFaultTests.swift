@@ -3,7 +3,7 @@ import Foundation
 import TestTraits
 import Testing
 
-@Suite("A fault is an effect and a trigger", .timeLimit(.minutes(1)), .blocking)
+@Suite("A fault is an effect and a trigger", .scaledTimeLimit(minutes: 1), .blocking)
 struct MockFaultTests {
     @Test(
         "each shortcut is its effect and trigger, and is named after itself",

@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// The async waits beside the blocking ones: the same results, the same deadlines.
-@Suite("Async waits", .timeLimit(.minutes(1)), .blocking)
+@Suite("Async waits", .scaledTimeLimit(minutes: 1), .blocking)
 struct MockServerAsyncWaitTests: ServerTests {
     @Test("awaitRequest returns the recorded request, and awaitClose the final record")
     func awaitRequestAndClose() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Asking clients for a certificate: the modes, the CA list, the verification time, and what the journal keeps,
 /// driven by curl and `openssl s_client`.
-@Suite("Client certificates", .timeLimit(.minutes(2)), .blocking)
+@Suite("Client certificates", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerClientCertificateTests: ServerTests {
     let files = TestCertificates.shared
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Running out of file descriptors, measured in a child process: lowering `RLIMIT_NOFILE` here would starve
 /// every other test of this process, which run in parallel.
-@Suite("A server out of file descriptors backs off and recovers", .timeLimit(.minutes(1)), .blocking)
+@Suite("A server out of file descriptors backs off and recovers", .scaledTimeLimit(minutes: 1), .blocking)
 struct MockServerDescriptorExhaustionTests {
     private static let childVariable = "MOCKSERVER_TEST_CHILD"
     private static let childMarker = "descriptor-exhaustion child:"

@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// Each fault, seen through curl's exit code (over plain HTTP unless the fault is about TLS).
-@Suite("Each fault, seen through curl", .timeLimit(.minutes(2)), .blocking)
+@Suite("Each fault, seen through curl", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerFaultTests: ServerTests {
     private func curlExit(_ fault: MockFault, body: String = "0123456789", extra: [String] = [], maxTime: Double = 5) throws -> (
         Curl.Result, MockServer

@@ -5,7 +5,7 @@ import Testing
 
 /// HTTP/2 over TLS: ALPN, the scripted responses and the journal on streams, and the HTTP/2 faults, driven by
 /// curl and nghttp, two clients nobody on this project wrote.
-@Suite("Serving HTTP/2", .timeLimit(.minutes(2)), .blocking)
+@Suite("Serving HTTP/2", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerHTTP2Tests: ServerTests {
     private func makeServer(_ versions: MockServer.TLS.HTTPVersions = .http2Only) throws -> MockServer {
         let files = TestCertificates.shared

@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// Serving, scripting and recording over plain HTTP, driven by the curl CLI.
-@Suite("Serving, scripting and recording over plain HTTP", .timeLimit(.minutes(2)), .blocking)
+@Suite("Serving, scripting and recording over plain HTTP", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerHTTPTests: ServerTests {
     @Test("queued responses are served in order and the requests recorded")
     func queuedResponsesAreServedInOrderAndRequestsRecorded() throws {

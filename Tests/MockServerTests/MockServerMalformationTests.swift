@@ -5,7 +5,7 @@ import Testing
 
 /// Each malformed response, seen through curl over plain HTTP (the HTTP/2 forms are in `MockServerHTTP2Tests`; the
 /// bytes themselves in `ResponseEncoderTests`).
-@Suite("Each malformed response, seen through curl", .timeLimit(.minutes(2)), .blocking)
+@Suite("Each malformed response, seen through curl", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerMalformationTests: ServerTests {
     private func curlExit(malformation: MockResponse.Malformation, fault: MockFault? = nil, body: String = "0123456789") throws -> (
         Curl.Result, MockServer

@@ -3,7 +3,7 @@ import Foundation
 import TestTraits
 import Testing
 
-@Suite("Malformed requests get a 400 and a journal entry, never a crash", .timeLimit(.minutes(1)), .blocking)
+@Suite("Malformed requests get a 400 and a journal entry, never a crash", .scaledTimeLimit(minutes: 1), .blocking)
 struct MockServerMalformedRequestTests {
     private func exchange(_ server: MockServer, _ request: String) throws -> String {
         String(decoding: try RawClient.exchange(port: server.port, Array(request.utf8)), as: UTF8.self)

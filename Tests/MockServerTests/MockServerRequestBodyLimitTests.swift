@@ -3,7 +3,7 @@ import Foundation
 import TestTraits
 import Testing
 
-@Suite("A request body over the limit gets a 413 without being buffered", .timeLimit(.minutes(1)), .blocking)
+@Suite("A request body over the limit gets a 413 without being buffered", .scaledTimeLimit(minutes: 1), .blocking)
 struct MockServerRequestBodyLimitTests {
     private static let limit = 1024
 

@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// TLS serving, per-SNI chains, handshake journaling and TLS-phase faults, driven by curl and `openssl s_client`.
-@Suite("Serving over TLS", .timeLimit(.minutes(2)), .blocking)
+@Suite("Serving over TLS", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerTLSTests: ServerTests {
     @Test("HTTPS is served with a chain the test root trusts")
     func httpsIsServedWithAChainTheTestRootTrusts() throws {

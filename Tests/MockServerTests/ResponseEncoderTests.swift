@@ -1,8 +1,9 @@
 import Foundation
 @testable import MockServer
+import TestTraits
 import Testing
 
-@Suite("The response encoder", .timeLimit(.minutes(1)))
+@Suite("The response encoder", .scaledTimeLimit(minutes: 1))
 struct ResponseEncoderTests {
     private func wire(_ response: MockResponse, head: Bool = false) -> String {
         let encoded = ResponseEncoder.encode(response, forHeadRequest: head)

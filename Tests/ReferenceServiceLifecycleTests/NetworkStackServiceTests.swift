@@ -11,7 +11,7 @@ import TestTraits
 import Testing
 
 /// The stack as a service: graceful shutdown drains the fetches in flight, then `run()` returns.
-@Suite("NetworkStackService", .timeLimit(.minutes(1)), .blocking)
+@Suite("NetworkStackService", .scaledTimeLimit(minutes: 1), .blocking)
 struct NetworkStackServiceTests {
 
     /// Fetches `url` and waits for the completion.

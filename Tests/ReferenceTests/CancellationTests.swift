@@ -22,7 +22,7 @@ private func drain(_ harness: Harness) {
     _ = harness.fetch(harness.resource())
 }
 
-@Suite("Cancellation completes the fetch exactly once with .cancelled", .timeLimit(.minutes(1)), .blocking)
+@Suite("Cancellation completes the fetch exactly once with .cancelled", .scaledTimeLimit(minutes: 1), .blocking)
 struct CancellationTests {
 
     @Test("cancelling while the request is in flight")

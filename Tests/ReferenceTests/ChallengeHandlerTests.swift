@@ -24,7 +24,7 @@ final class ScriptedHandler: AuthenticationChallengeHandler {
     }
 }
 
-@Suite("The authentication challenge handler decides inside the handshake", .timeLimit(.minutes(1)), .blocking)
+@Suite("The authentication challenge handler decides inside the handshake", .scaledTimeLimit(minutes: 1), .blocking)
 struct ChallengeHandlerTests {
 
     static func refusal(_ host: String) -> ServerTrustChallenge.Disposition {

@@ -8,7 +8,7 @@ import NetworkCore
 import TestTraits
 import Testing
 
-@Suite("Fetch flow: interceptors, retries, completion", .timeLimit(.minutes(1)), .blocking)
+@Suite("Fetch flow: interceptors, retries, completion", .scaledTimeLimit(minutes: 1), .blocking)
 struct FetchFlowTests {
 
     @Test("interceptors run in array order for make, scheduled and success")

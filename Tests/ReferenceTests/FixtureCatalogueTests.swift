@@ -31,7 +31,7 @@ private func expectedCode(_ expected: String) -> URLError.Code? {
     }
 }
 
-@Suite("The certificate catalogue", .timeLimit(.minutes(2)), .blocking)
+@Suite("The certificate catalogue", .scaledTimeLimit(minutes: 2), .blocking)
 struct FixtureCatalogueTests {
 
     static let chainScenarios = Fixtures.catalogue.scenarios.filter { $0.kind == "chain" }
@@ -85,7 +85,7 @@ struct FixtureCatalogueTests {
 
 /// Apart from the rest of the catalogue's tests for its time limit alone: `Scripts/check-fixtures` runs openssl a
 /// few hundred times, about 40 s on an idle 2-core machine and twice that when the machine is busy.
-@Suite("The certificate catalogue, as openssl sees it", .timeLimit(.minutes(4)), .blocking)
+@Suite("The certificate catalogue, as openssl sees it", .scaledTimeLimit(minutes: 4), .blocking)
 struct FixtureCatalogueOpenSSLTests {
 
     @Test("openssl verify gives each scenario the manifest's expected outcome")

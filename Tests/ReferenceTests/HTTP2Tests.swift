@@ -9,7 +9,7 @@ import Testing
 
 /// The stack over HTTP/2: ALPN, the version policy, libcurl's hidden replays brought under a bound, and every
 /// HTTP/2 failure as a specific `URLError`.
-@Suite("HTTP/2", .timeLimit(.minutes(1)), .blocking)
+@Suite("HTTP/2", .scaledTimeLimit(minutes: 1), .blocking)
 struct HTTP2Tests {
 
     @Test("by default the stack speaks HTTP/2 to a server that selects it")

@@ -9,7 +9,7 @@ import Testing
 
 /// What a server that misbehaves on purpose gets from the stack: a documented error, never a hang, and no
 /// harm to the other fetches.
-@Suite("A hostile server", .timeLimit(.minutes(1)), .blocking)
+@Suite("A hostile server", .scaledTimeLimit(minutes: 1), .blocking)
 struct HostileServerTests {
 
     private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> URLError.Code? {

@@ -12,7 +12,7 @@ private func urlErrorCode(_ result: Result<Network.Value<Data, URLResponse>, Net
     return error.code
 }
 
-@Suite("Transport failures map to specific URLError codes", .timeLimit(.minutes(1)), .blocking)
+@Suite("Transport failures map to specific URLError codes", .scaledTimeLimit(minutes: 1), .blocking)
 struct TransportFailureTests {
 
     @Test("a refused connection is cannotConnectToHost")

@@ -7,7 +7,7 @@ import Reference
 import TestTraits
 import Testing
 
-@Suite("Reference transport over real TLS", .timeLimit(.minutes(1)), .blocking)
+@Suite("Reference transport over real TLS", .scaledTimeLimit(minutes: 1), .blocking)
 struct TransportTests {
 
     @Test("a GET returns the body, status, headers and final URL")

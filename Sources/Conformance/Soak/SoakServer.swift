@@ -3,7 +3,7 @@ import MockServer
 
 /// The server half of the soak, run as a child process (`conformance soak --serve`) so that its journals, which keep every
 /// request, do not count against the client's memory: a plain HTTP/1.1 server, and a TLS server that speaks
-/// HTTP/2 to a client that offers it (HTTP/1.1 otherwise), with the same responses.
+/// HTTP/2 to a client that offers it (HTTP/1.1 otherwise) and lets it resume sessions, with the same responses.
 enum SoakServer {
 
     /// The fixture scenario the TLS server serves; root A trusts it.
@@ -18,9 +18,12 @@ enum SoakServer {
             throw CommandFailure(.noInput, "the fixture catalogue has no scenario \(scenario) with a chain and a key")
         }
         let plain = try MockServer()
+        // Resumption on: a stack that resumes mixes resumed connections with full handshakes, and its cache of sessions
+        // counts against the heap bound.
         let tls = try MockServer(
-            tls: MockServer.TLS(identity: .init(chainFile: fixtures.path(chain), keyFile: fixtures.path(key)), httpVersions: .http1AndHTTP2)
-        )
+            tls: MockServer.TLS(
+                identity: .init(chainFile: fixtures.path(chain), keyFile: fixtures.path(key)), sessionResumption: true,
+                httpVersions: .http1AndHTTP2))
         for server in [plain, tls] { server.dispatcher = MockDispatcher { request in response(for: request.path) } }
         // Written straight to the pipe: print's buffer would hold the ports until exit.
         FileHandle.standardOutput.write(Data("\(plain.port) \(tls.port)\n".utf8))

@@ -17,6 +17,12 @@ final class StackMetrics: Sendable {
         case new, reused
     }
 
+    /// Whether a new connection's handshake verified the server's chain, or resumed a session whose kept trust was
+    /// judged again.
+    enum Session: String {
+        case full, resumed
+    }
+
     private let fetchesStarted: Counter
     private let fetchesCompleted: MetricFamily<Counter>
     private let fetchDuration: MetricFamily<CoreMetrics.Timer>
@@ -42,7 +48,7 @@ final class StackMetrics: Sendable {
             CoreMetrics.Timer(label: $0, dimensions: $1, factory: factory)
         }
         retries = counters("retries_total", ["outcome", "code"])
-        handshakes = counters("tls_handshakes_total", ["verdict"])
+        handshakes = counters("tls_handshakes_total", ["verdict", "session"])
         trustRefusals = counters("trust_refusals_total", ["reason", "connection"])
         clientCertificateChallenges = counters("client_certificate_challenges_total", ["answer"])
     }
@@ -50,8 +56,8 @@ final class StackMetrics: Sendable {
     // MARK: TLS (called from the OpenSSL and libcurl callbacks, on the transport thread)
 
     /// A new connection's handshake judged its server.
-    func handshakeJudged(_ verdict: TrustVerdict) {
-        handshakes(verdict.isAccepted ? "trusted" : "refused").increment()
+    func handshakeJudged(_ verdict: TrustVerdict, session: Session = .full) {
+        handshakes(verdict.isAccepted ? "trusted" : "refused", session.rawValue).increment()
         trustRefused(verdict, connection: .new)
     }
 

@@ -31,6 +31,9 @@ final class ConnectionTrust {
     var offered: TLSSessionCache.Session?
     /// Whether the server resumed the session offered (known once the handshake is done).
     var resumed = false
+    /// Whether the connection speaks TLS 1.3 (known once the handshake is done), whose servers issue a new ticket on
+    /// every resumption.
+    var speaksTLS13 = false
     /// Set when a resumed session could not be judged and the transfer started over: the connection carries no request.
     var isRetired = false
 

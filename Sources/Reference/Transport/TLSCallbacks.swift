@@ -63,6 +63,7 @@ private let infoCallback: @convention(c) (OpaquePointer?, Int32, Int32) -> Void 
     if situation & SSL_CB_HANDSHAKE_START != 0 { offerKeptSession(ssl) }
     if situation & SSL_CB_HANDSHAKE_DONE != 0, let ssl, let connection = ConnectionTrust.of(ssl) {
         connection.resumed = connection.offered != nil && SSL_session_reused(ssl) == 1
+        connection.speaksTLS13 = SSL_version(ssl) >= TLS1_3_VERSION
     }
     alertCallback(ssl, situation, value)
 }
@@ -213,20 +214,12 @@ private func judgeResumed(_ connection: ConnectionTrust, for transfer: CurlTrans
     guard verdict.isAccepted else { return false }
     // A TLS 1.2 server may issue nothing new on a resumption: a copy of the session goes back, to be offered again (a
     // copy: the connection shares the original, which OpenSSL marks not resumable if the connection ends uncleanly).
-    if let sessions = transfer.trust.sessions, !speaksTLS13(transfer), let copy = SSL_SESSION_dup(offered.pointer),
+    if let sessions = transfer.trust.sessions, !connection.speaksTLS13, let copy = SSL_SESSION_dup(offered.pointer),
         !sessions.keep(copy, for: connection.sessionKey, kept: kept, unlessNewer: true)
     {
         SSL_SESSION_free(copy)
     }
     return true
-}
-
-/// Whether the connection a transfer is about to use speaks TLS 1.3.
-private func speaksTLS13(_ transfer: CurlTransfer) -> Bool {
-    guard let info = transfer.easy.pointer(CURLINFO_TLS_SSL_PTR, as: curl_tlssessioninfo.self),
-        info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals
-    else { return false }
-    return SSL_version(OpaquePointer(ssl)) >= TLS1_3_VERSION
 }
 
 /// Whether the connection a transfer is about to use speaks HTTP/2 (ALPN chose `h2`); plain HTTP never does here.

@@ -45,7 +45,7 @@ extension TLSTrustContext {
     func judgeResumption(_ kept: KeptTrust) -> TrustVerdict? {
         guard kept.isReplayable(at: now) else { return nil }
         let verdict = judge(kept.evidence, reused: false)
-        metrics?.handshakeJudged(verdict)
+        metrics?.handshakeJudged(verdict, session: .resumed)
         return verdict
     }
 }

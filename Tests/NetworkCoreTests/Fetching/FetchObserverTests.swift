@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
+import TestTraits
 import Testing
 
 /// An observer that records what the engine tells it, in order.
@@ -23,7 +24,7 @@ private final class RecordingObserver: FetchObserver {
 }
 
 /// The engine's observer hook, where a stack hangs its metrics.
-@Suite("The fetch engine's observer", .timeLimit(.minutes(1)))
+@Suite("The fetch engine's observer", .scaledTimeLimit(minutes: 1))
 struct FetchObserverTests {
 
     private let url = URL(string: "https://api.example.test/items")!

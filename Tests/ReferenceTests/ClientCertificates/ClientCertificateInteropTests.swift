@@ -9,7 +9,7 @@ import Testing
 
 /// The reference stack's client identity against servers other than the MockServer: `openssl s_server -Verify`
 /// refuses in TLS, with the codes the MockServer cases expect; nginx's `ssl_verify_client on` refuses in HTTP.
-@Suite("Client certificates against openssl s_server and nginx", .timeLimit(.minutes(1)), .blocking)
+@Suite("Client certificates against openssl s_server and nginx", .scaledTimeLimit(minutes: 1), .blocking)
 struct ClientCertificateInteropTests {
     private static let nginx = "/usr/sbin/nginx"
 

@@ -9,7 +9,7 @@ import TestTraits
 import Testing
 
 /// TLS client authentication through the challenge handler, against a MockServer that asks, under TLS 1.2 and 1.3.
-@Suite("A server that asks for a client certificate", .timeLimit(.minutes(1)), .blocking)
+@Suite("A server that asks for a client certificate", .scaledTimeLimit(minutes: 1), .blocking)
 struct ClientCertificateTests {
     typealias Mode = MockServer.TLS.ClientAuthentication
     static let versions: [MockServer.TLS.Version] = [.tls12, .tls13]

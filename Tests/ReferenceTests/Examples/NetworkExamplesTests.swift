@@ -8,7 +8,7 @@ import TestTraits
 import Testing
 
 /// The usage examples of Alicerce's network documentation, run against a local HTTPS server.
-@Suite("The usage examples of the network documentation", .serialized, .timeLimit(.minutes(1)), .blocking)
+@Suite("The usage examples of the network documentation", .serialized, .scaledTimeLimit(minutes: 1), .blocking)
 final class NetworkExamplesTests {
 
     let server: MockServer

@@ -12,7 +12,7 @@ import Testing
 
 /// The stack's swift-metrics counters and timers, each test with a factory of its own (named in the
 /// configuration, never bootstrapped), so tests running in parallel never see each other's numbers.
-@Suite("The stack's metrics", .timeLimit(.minutes(1)), .blocking)
+@Suite("The stack's metrics", .scaledTimeLimit(minutes: 1), .blocking)
 struct StackMetricsTests {
 
     /// A stack's configuration that reports to `metrics`, with a dimension naming the test.

@@ -9,7 +9,7 @@ import TestTraits
 import Testing
 
 /// All pinning suites nest in this one, so `swift test --filter PinningTests` runs them.
-@Suite("Pinning", .timeLimit(.minutes(1)), .blocking)
+@Suite("Pinning", .scaledTimeLimit(minutes: 1), .blocking)
 enum PinningTests {}
 
 /// Pins and files of the certificate catalogue.

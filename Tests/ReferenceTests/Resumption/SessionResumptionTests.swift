@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MetricsTestKit
 import MockServer
 import NetworkCore
 @testable import Reference
@@ -9,7 +10,7 @@ import TestTraits
 import Testing
 
 /// TLS session resumption (TRUST-17): new connections resume, and a resumed connection is judged as a new one is.
-@Suite("TLS sessions are resumed, never past the stack's judgement", .timeLimit(.minutes(1)), .blocking)
+@Suite("TLS sessions are resumed, never past the stack's judgement", .scaledTimeLimit(minutes: 1), .blocking)
 struct SessionResumptionTests {
 
     /// A server offering resumption at most at `version`, answering each request and closing, so that each fetch makes
@@ -44,6 +45,16 @@ struct SessionResumptionTests {
         try harness.server.waitForConnections(3)
         #expect(harness.server.journal.map(\.sessionReused) == [false, true, true])
         #expect(harness.server.journal.map(\.applicationProtocol) == ["h2", "h2", "h2"])
+    }
+
+    @Test("metrics count a resumed connection's judgement as a resumed handshake")
+    func metricsTellResumedFromFull() throws {
+        let metrics = TestMetrics()
+        let harness = try Self.harness(configure: StackMetricsTests.reporting(to: metrics))
+        for _ in 0..<3 { #expect(Self.fetchClosing(harness).success != nil) }
+        let label = "pinnednetwork_tls_handshakes_total"
+        #expect(metrics.counterTotal(label: label, dimensions: [("verdict", "trusted"), ("session", "full")]) == 1)
+        #expect(metrics.counterTotal(label: label, dimensions: [("verdict", "trusted"), ("session", "resumed")]) == 2)
     }
 
     @Test("with resumesTLSSessions off, every connection makes a full handshake")

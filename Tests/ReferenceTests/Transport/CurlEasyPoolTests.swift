@@ -7,7 +7,7 @@ import TestTraits
 import Testing
 
 /// The pool of easy handles: what a reused handle brings from its last transfer.
-@Suite("Pooled easy handles", .timeLimit(.minutes(1)), .blocking)
+@Suite("Pooled easy handles", .scaledTimeLimit(minutes: 1), .blocking)
 struct CurlEasyPoolTests {
 
     @Test("a handle whose transfer ended on a socket error is not kept: CURLINFO_OS_ERRNO survives curl_easy_reset")

@@ -1,9 +1,10 @@
 import Foundation
 import Reference
+import TestTraits
 import Testing
 
 /// `ChainVerifier`: the handshake's standard validation, outside any handshake.
-@Suite("The chain verifier, without a server", .timeLimit(.minutes(1)))
+@Suite("The chain verifier, without a server", .scaledTimeLimit(minutes: 1))
 struct ChainVerifierTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)  // inside every good fixture's validity
 

@@ -3,11 +3,12 @@ import COpenSSLShims
 import Foundation
 import Pinning
 @testable import Reference
+import TestTraits
 import Testing
 
 /// A trust anchor is a name and a key (RFC 5280 6.1): the profile's rules judge what a CA issued, not the anchor, and
 /// the Baseline Requirements' rules judge chains that end at a public root only.
-@Suite("Trust anchors and the origin of a root", .timeLimit(.minutes(1)))
+@Suite("Trust anchors and the origin of a root", .scaledTimeLimit(minutes: 1))
 struct TrustAnchorTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)
 

@@ -44,7 +44,7 @@ private struct ProfileHarness {
     }
 }
 
-@Suite("The handshake applies the validation profile", .timeLimit(.minutes(1)), .blocking)
+@Suite("The handshake applies the validation profile", .scaledTimeLimit(minutes: 1), .blocking)
 struct ValidationProfileHandshakeTests {
 
     /// Scenarios the strict profile refuses over a real handshake (those whose keys OpenSSL's TLS security

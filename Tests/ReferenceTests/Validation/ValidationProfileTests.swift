@@ -2,9 +2,10 @@ import COpenSSL
 import COpenSSLShims
 import Foundation
 @testable import Reference
+import TestTraits
 import Testing
 
-@Suite("Validation profiles over the fixture chains", .timeLimit(.minutes(1)))
+@Suite("Validation profiles over the fixture chains", .scaledTimeLimit(minutes: 1))
 struct ValidationProfileTests {
 
     // MARK: Name constraints

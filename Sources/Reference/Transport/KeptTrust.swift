@@ -22,10 +22,3 @@ struct KeptTrust: Sendable {
     /// Whether the kept verdict may be replayed at a verification time.
     func isReplayable(at time: Date) -> Bool { replayablePeriod?.contains(time) ?? false }
 }
-
-extension ClosedRange where Bound == Date {
-    /// The dates both ranges hold, or `nil` when they share none.
-    func intersection(_ other: ClosedRange<Date>) -> ClosedRange<Date>? {
-        overlaps(other) ? Swift.max(lowerBound, other.lowerBound)...Swift.min(upperBound, other.upperBound) : nil
-    }
-}

@@ -77,7 +77,7 @@ extension Network.URLSessionNetworkStack {
         /// handshake verified is judged again at the verification time (kept verdict replayed while every certificate
         /// and held revocation list is in its validity period, else a full handshake), and the handler is asked again
         /// with the same evidence. Sessions are kept by this stack only, at most 64 hosts. A stack that requires stapled
-        /// OCSP responses, or a leaf that demands one, always makes a full handshake, as does a session whose client
+        /// OCSP responses, or that checks staples and meets a leaf that demands one, always makes a full handshake, as does a session whose client
         /// certificate the handler would no longer present.
         public var resumesTLSSessions = true
 

@@ -61,6 +61,16 @@ final class ConnectionTrust {
             leafDemandsStaple: leafDemandsStaple)
     }
 
+    /// Takes over what a resumed session's full handshake established, as if this connection's own handshake had
+    /// (the inverse of ``keptTrust``): later re-checks, and the sessions the server issues next, rest on it.
+    func adopt(_ kept: KeptTrust, trusted: Bool) {
+        evidence = kept.evidence
+        clientCertificate = kept.clientCertificate
+        replayablePeriod = kept.replayablePeriod
+        leafDemandsStaple = kept.leafDemandsStaple
+        isTrusted = trusted
+    }
+
     /// The trust record of the connection an `SSL` object belongs to.
     static func of(_ ssl: OpaquePointer?) -> ConnectionTrust? {
         guard let ssl, let pointer = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), connectionTrustIndex) else { return nil }

@@ -205,11 +205,7 @@ private func judgeResumed(_ connection: ConnectionTrust, for transfer: CurlTrans
         return false
     }
     let kept = offered.kept
-    connection.evidence = kept.evidence
-    connection.clientCertificate = kept.clientCertificate
-    connection.replayablePeriod = kept.replayablePeriod
-    connection.leafDemandsStaple = kept.leafDemandsStaple
-    connection.isTrusted = verdict.isAccepted
+    connection.adopt(kept, trusted: verdict.isAccepted)
     transfer.trustVerdict = verdict
     guard verdict.isAccepted else { return false }
     // A TLS 1.2 server may issue nothing new on a resumption: a copy of the session goes back, to be offered again (a

@@ -48,6 +48,7 @@ struct CaseServer {
             identity: .init(chainFile: chain, keyFile: key, stapledOCSPResponseFile: script.stapledOCSPResponse.map(fixtures.path)),
             maximumVersion: script.tlsMaximumVersion ?? .tls13,
             sessionResumption: script.sessionResumption, httpVersions: script.httpVersions)
+        tls.resumption = script.resumption
         tls.servesWeakChains = scenario.kind == "profile"  // weak on purpose (a P-192 CA key)
         let clientRoots = fixtures.path("roots/root-a.pem")
         switch script.clientCertificates {

@@ -118,6 +118,7 @@ extension Catalogue {
                 expected: Expectation(
                     success("2"), journal: JournalExpectation(connections: 2, requests: 2, sessionsResumed: 0),
                     checks: [.challenges(2)])))
+        cases += sessionScripts
         var asking = ServerScript(
             tlsScenario: "valid-ec256", responses: [closing("1"), closing("2")], sessionResumption: true, tlsMaximumVersion: .tls13)
         asking.clientCertificates = .optional
@@ -133,6 +134,64 @@ extension Catalogue {
                 expected: Expectation(
                     success("2"), journal: JournalExpectation(connections: 2, requests: 2, sessionsResumed: 0),
                     checks: [.presentedClientCertificates(["CN=Fixture client-valid Client", "CN=Fixture client-valid-2 Client"])])))
+        return cases
+    }
+
+    /// What servers do with sessions (offers turned down, tickets by the thousand, two names on one address) never
+    /// changes the judgement (TRUST-17): a session goes only to the name it was made for, and a connection whose offer
+    /// was turned down is judged in full.
+    private static var sessionScripts: [ConformanceCase] {
+        let closing = MockResponse(status: 200, body: Data("ok".utf8), closeConnection: true)
+        var cases: [ConformanceCase] = []
+        for (name, version) in [("tls12", MockServer.TLS.Version.tls12), ("tls13", .tls13)] {
+            var twoNames = ServerScript(
+                tlsScenario: "multi-host", host: "a.example.test", repeating: closing, sessionResumption: true, tlsMaximumVersion: version)
+            twoNames.httpVersions = .http1Only
+            cases.append(
+                ConformanceCase(
+                    id: "trust.resumption.\(name).other-name.never-offered",
+                    title: "a session is offered only to the host name it was made for, not to another name on the same address (\(name))",
+                    rules: ["TRUST-17"],
+                    explanation:
+                        "One server, one address, a certificate naming a.example.test and b.example.test, session resumption on, every connection closed after its response. a.example.test, then b.example.test, then a.example.test again: only the third connection offers a session (a.example.test's own), and resumes it. A stack that keys its sessions by address or port offers a.example.test's session to b.example.test; the server, whose tickets serve every name it hosts, would resume it, and b.example.test would be trusted on a judgement made for another name.",
+                    requires: [.sessionResumption, .resolveOverrides], server: twoNames,
+                    action: .hosts(["a.example.test", "b.example.test", "a.example.test"]),
+                    expected: Expectation(
+                        success("ok"), journal: JournalExpectation(connections: 3, requests: 3, sessionsResumed: 1, sessionsOffered: 1),
+                        checks: [.fetches(path: "b.example.test", kind: .success, count: 1)])))
+        }
+        var turningDown = ServerScript(
+            tlsScenario: "valid-ec256", responses: [closing, closing, closing], sessionResumption: true, tlsMaximumVersion: .tls13)
+        turningDown.resumption = .init(acceptsOffers: false)
+        cases.append(
+            ConformanceCase(
+                id: "trust.resumption.offer-turned-down.judged-in-full",
+                title: "a connection whose session offer the server turns down is a full handshake, judged as one",
+                rules: ["TRUST-17", "TRUST-6"],
+                explanation:
+                    "The server sends tickets but turns down every session offered (as a server whose ticket keys rotated), and closes after each response. Three sequential fetches; the handler trusts the first two connections and refuses the third. The second and third connections offer a session, resume none, and each is judged: url(serverCertificateUntrusted), three challenges, two requests. A stack that takes an offered session for a resumed one skips or misplaces the judgement.",
+                requires: [.serverTrustChallenge, .sessionResumption], server: turningDown,
+                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
+                expected: Expectation(
+                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
+                    journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 0, sessionsOffered: 2),
+                    checks: [.challenges(3), .completions(3)])))
+        var flooding = ServerScript(
+            tlsScenario: "valid-ec256", responses: [closing, closing, closing], sessionResumption: true, tlsMaximumVersion: .tls13)
+        flooding.resumption = .init(ticketsPerConnection: 1_000)
+        cases.append(
+            ConformanceCase(
+                id: "trust.resumption.ticket-flood.resumed-and-judged",
+                title: "a server that sends 1 000 tickets per connection is still judged on every resumed connection",
+                rules: ["TRUST-17", "TRUST-3"],
+                explanation:
+                    "The server sends 1 000 TLS 1.3 tickets (about 250 KB) after every handshake and closes after each response. Three sequential fetches: the second and third resume a session, the handler trusts the first two connections and refuses the third: url(serverCertificateUntrusted), three challenges, two requests, two resumed sessions. A stack keeps a bounded number of sessions however many tickets arrive; one that chokes on the flood fails the fetches.",
+                requires: [.serverTrustChallenge, .sessionResumption], server: flooding,
+                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
+                expected: Expectation(
+                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
+                    journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 2),
+                    checks: [.challenges(3), .completions(3)])))
         return cases
     }
 

@@ -23,6 +23,9 @@ public struct JournalEntry: Sendable, Codable, Hashable {
     /// `true` when the client resumed a TLS session on this connection; absent otherwise, so that reports
     /// of plain and unresumed connections stay as they were.
     public var sessionReused: Bool?
+    /// `true` when the client's ClientHello offered a TLS session (a TLS 1.3 pre-shared key or a TLS 1.2 ticket),
+    /// accepted or not; absent otherwise.
+    public var sessionOffered: Bool?
     /// `true` when ALPN selected HTTP/2 on this connection; absent otherwise.
     public var http2: Bool?
     /// The error code of the `GOAWAY` the client sent on an HTTP/2 connection (`PROTOCOL_ERROR`), if it sent one.
@@ -53,6 +56,7 @@ public struct JournalEntry: Sendable, Codable, Hashable {
         closeKind = record.closeKind.map { $0 == .fin ? "fin" : "reset" }
         fault = record.fault.map { "\($0)" }
         sessionReused = record.sessionReused ? true : nil
+        sessionOffered = record.sessionOffered ? true : nil
         http2 = record.applicationProtocol == "h2" ? true : nil
         http2ClientGoAway = record.http2.goAway.map { "\($0.code)" }
         clientCertificate = record.clientCertificate?.presentedSubjects

@@ -16,11 +16,13 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
     public var nothingAfterServerClose: Bool?
     /// When set, how many connections resumed a TLS session: the server accepted the session the client offered.
     public var sessionsResumed: Int?
+    /// When set, how many connections' ClientHellos offered a TLS session, whether the server accepted it or not.
+    public var sessionsOffered: Int?
 
     /// Creates an expectation.
     public init(
         connections: Int? = nil, requests: Int? = nil, noApplicationBytes: Bool? = nil, http2: Bool? = nil,
-        nothingAfterServerClose: Bool? = nil, sessionsResumed: Int? = nil
+        nothingAfterServerClose: Bool? = nil, sessionsResumed: Int? = nil, sessionsOffered: Int? = nil
     ) {
         self.connections = connections
         self.requests = requests
@@ -28,6 +30,7 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         self.http2 = http2
         self.nothingAfterServerClose = nothingAfterServerClose
         self.sessionsResumed = sessionsResumed
+        self.sessionsOffered = sessionsOffered
     }
 
     /// Nothing is checked.
@@ -61,6 +64,10 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
         if let sessionsResumed, sessionsResumed != resumed {
             lines.append("journal: expected \(sessionsResumed) connections to resume a TLS session, got \(resumed)")
         }
+        let offered = journal.filter { $0.sessionOffered == true }.map(\.index)
+        if let sessionsOffered, sessionsOffered != offered.count {
+            lines.append("journal: expected \(sessionsOffered) connections to offer a TLS session, got \(offered.count) \(offered)")
+        }
         return lines
     }
 
@@ -72,6 +79,7 @@ public struct JournalExpectation: Sendable, Codable, Hashable {
             http2.map { "every request over \($0 ? "HTTP/2" : "HTTP/1.1")" },
             nothingAfterServerClose == true ? "nothing sent after the server's close" : nil,
             sessionsResumed.map { "\($0) resumed TLS session(s)" },
+            sessionsOffered.map { "\($0) TLS session(s) offered" },
         ].compactMap { $0 }
     }
 }

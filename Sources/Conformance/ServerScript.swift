@@ -21,6 +21,10 @@ package struct ServerScript: Sendable {
     /// Whether the server lets clients resume TLS sessions (session IDs and tickets).
     package var sessionResumption: Bool
 
+    /// How the server resumes sessions when ``sessionResumption`` is on (tickets per connection, their lifetime,
+    /// every offer turned down).
+    package var resumption = MockServer.TLS.SessionResumption()
+
     /// The highest TLS version the server speaks; `nil`: TLS 1.3. TLS 1.2 resumes sessions by ID and by
     /// ticket, TLS 1.3 by ticket (PSK) only.
     package var tlsMaximumVersion: MockServer.TLS.Version?

@@ -66,6 +66,9 @@ public struct ConnectionRecord: Sendable {
     /// accepted the session the client offered, also when the handshake then failed (a client that refuses the server
     /// after resuming closes before the server's new tickets are written).
     public internal(set) var sessionReused: Bool = false
+    /// Whether the client offered a session to resume: a TLS 1.3 `pre_shared_key`, a TLS 1.2 ticket, or the ID of a
+    /// TLS 1.2 session this server issued, in its ClientHello, whether or not the server then accepted it.
+    public internal(set) var sessionOffered: Bool = false
     /// The bytes of HTTP the client sent (decrypted under TLS), including unread bytes counted when read.
     public internal(set) var applicationBytesReceived: Int = 0
     /// The bytes of HTTP (decrypted under TLS) the client sent after the server closed the connection with

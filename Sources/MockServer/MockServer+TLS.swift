@@ -74,6 +74,9 @@ extension MockServer {
         /// Whether clients may resume sessions (session cache and tickets). Off by default, so every
         /// connection runs a full handshake and certificate verification.
         public var sessionResumption: Bool
+        /// How sessions are resumed when ``sessionResumption`` is on: tickets per connection, their lifetime, shared
+        /// ticket keys, or every offer turned down. Ignored when it is off.
+        public var resumption = SessionResumption()
         /// OpenSSL's cipher list for TLS 1.2 and below (`"ECDHE-ECDSA-AES128-GCM-SHA256"`); `nil` keeps OpenSSL's default.
         public var cipherList: String?
         /// OpenSSL's TLS 1.3 cipher suites (`"TLS_AES_256_GCM_SHA384"`); `nil` keeps OpenSSL's default.

@@ -7,7 +7,6 @@ extension Connection {
     /// Lets OpenSSL tell this connection which alert the server writes (a refused client certificate's, say), which
     /// chain the client presented, before verification can throw it away, and when it has read a client Finished.
     func watchClientCertificate(_ ssl: OpaquePointer) {
-        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_info_callback(ssl) { ssl, event, value in
             guard let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return }
             let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()

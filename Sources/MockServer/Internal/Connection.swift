@@ -21,6 +21,8 @@ final class Connection {
     /// The last TLS alert the server wrote, and the chain the client presented, when the server asks for one.
     var alertSent: String?
     var presentedClientChain: [String] = []
+    /// Whether the ClientHello offered a session (``ConnectionRecord/sessionOffered``), set by `TLSContext`'s callback.
+    var sessionOffered = false
     /// Whether the server has asked for a certificate after the handshake, and whether the client's Finished
     /// that ends its answer was read.
     var askedAfterHandshake = false
@@ -173,6 +175,8 @@ final class Connection {
         }
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
+        // The callbacks find their connection here (the client-hello one, and those of client certificates).
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
         if tls.asksForClientCertificate { watchClientCertificate(ssl) }
         let result = SSL_accept(ssl)
         if tls.asksForClientCertificate, !tls.asksAfterHandshake { recordClientCertificate(ssl) }
@@ -187,8 +191,9 @@ final class Connection {
             // A client that resumed and then refused the server closes at once, and the server's tickets, written
             // after the client's Finished, fail the handshake here: the resumption was agreed all the same.
             let reused = SSL_session_reused(ssl) == 1
-            core.updateConnection(index) {
+            core.updateConnection(index) { [sessionOffered] in
                 $0.handshake = .failed(reason)
+                $0.sessionOffered = sessionOffered
                 $0.sessionReused = reused
             }
             finish(by: HandshakeFailure.closer(sslError: error), kind: .fin, closeNotify: false)
@@ -202,11 +207,12 @@ final class Connection {
         var selectedLength: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &selected, &selectedLength)
         applicationProtocol = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(selectedLength)), as: UTF8.self) }
-        core.updateConnection(index) { [sniName, tlsVersion, applicationProtocol] in
+        core.updateConnection(index) { [sniName, tlsVersion, applicationProtocol, sessionOffered] in
             $0.applicationProtocol = applicationProtocol
             $0.handshake = .succeeded
             $0.sniName = sniName
             $0.tlsVersion = tlsVersion
+            $0.sessionOffered = sessionOffered
             $0.sessionReused = reused
         }
         return true

@@ -12,6 +12,8 @@ final class TLSContext: @unchecked Sendable {
     let asksForClientCertificate: Bool
     /// Whether it asks after the handshake (TLS 1.3 post-handshake authentication), once a request head was read.
     let asksAfterHandshake: Bool
+    /// The TLS 1.2 session IDs issued, for ``ConnectionRecord/sessionOffered``.
+    let issuedSessionIDs = IssuedSessionIDs()
     private let contextsByName: [String: OpaquePointer]
     private let allContexts: [OpaquePointer]
 
@@ -37,6 +39,7 @@ final class TLSContext: @unchecked Sendable {
             created.forEach { SSL_CTX_free($0) }
             throw error
         }
+        SSL_CTX_set_client_hello_cb(defaultContext, clientHelloSeen, nil)
         if !contextsByName.isEmpty {
             // The callback captures nothing (C function pointer); the dictionary travels through the arg pointer,
             // which stays valid because this object outlives every SSL made from its contexts.
@@ -107,9 +110,7 @@ final class TLSContext: @unchecked Sendable {
             try configureClientAuthentication(context, configuration)
 
             if configuration.sessionResumption {
-                _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
-                let sessionContext = Array("MockServer".utf8)
-                _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
+                try configureResumption(context, configuration.resumption)
             } else {
                 // Every connection must run a full handshake, or the client's certificate checks are skipped.
                 _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
@@ -123,6 +124,37 @@ final class TLSContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw error
         }
+    }
+
+    /// Lets clients resume sessions as scripted: a session cache for TLS 1.2 session IDs, tickets sealed with the
+    /// script's keys, and a ticket callback that turns every offer down when the script says so.
+    private static func configureResumption(_ context: OpaquePointer, _ script: MockServer.TLS.SessionResumption) throws {
+        guard (0...10_000).contains(script.ticketsPerConnection) else {
+            throw MockServerError(
+                code: .tlsSetupFailed, message: "ticketsPerConnection must be 0 to 10 000, not \(script.ticketsPerConnection)")
+        }
+        guard script.ticketLifetime != 0 else {
+            throw MockServerError(code: .tlsSetupFailed, message: "ticketLifetime must be at least 1 s (OpenSSL reads 0 as its default)")
+        }
+        let sessionContext = Array("MockServer".utf8)
+        _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
+        _ = SSL_CTX_set_num_tickets(context, script.ticketsPerConnection)
+        if let lifetime = script.ticketLifetime { _ = SSL_CTX_set_timeout(context, Int(lifetime)) }
+        if let keys = script.ticketKeys {
+            var bytes = keys.bytes
+            guard SSL_CTX_ctrl(context, SSL_CTRL_SET_TLSEXT_TICKET_KEYS, bytes.count, &bytes) == 1 else {
+                throw MockServerError(code: .tlsSetupFailed, message: "cannot set ticket keys: \(openSSLReason())")
+            }
+        }
+        SSL_CTX_sess_set_new_cb(context, sessionIssued)
+        guard !script.acceptsOffers else {
+            _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
+            return
+        }
+        // Sessions are issued but never stored, so a TLS 1.2 session ID is never found; tickets still go out, and every
+        // one that comes back is ignored.
+        _ = cshims_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER | SSL_SESS_CACHE_NO_INTERNAL))
+        _ = SSL_CTX_set_session_ticket_cb(context, nil, { _, _, _, _, _, _ in SSL_TICKET_RETURN_IGNORE_RENEW }, nil)
     }
 
     /// Asks for a client certificate as configured: the CA file's roots verify it, its subjects are the acceptable
@@ -204,6 +236,32 @@ final class TLSContext: @unchecked Sendable {
         case .tls13: TLS1_3_VERSION
         }
     }
+}
+
+/// Notes whether the ClientHello offers a session: a `pre_shared_key` extension (41), a `session_ticket` one (35) that
+/// is not empty, or a TLS 1.2 session ID this server issued. Runs on the default context, before SNI picks another.
+private func clientHelloSeen(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return SSL_CLIENT_HELLO_SUCCESS }
+    var data: UnsafePointer<UInt8>?
+    var length = 0
+    let offersPSK = SSL_client_hello_get0_ext(ssl, 41, &data, &length) == 1
+    let offersTicket = SSL_client_hello_get0_ext(ssl, 35, &data, &length) == 1 && length > 0
+    let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
+    length = SSL_client_hello_get0_session_id(ssl, &data)
+    let offersSessionID =
+        data.map { connection.core.tls?.issuedSessionIDs.contains(Array(UnsafeBufferPointer(start: $0, count: length))) } == true
+    connection.sessionOffered = offersPSK || offersTicket || offersSessionID
+    return SSL_CLIENT_HELLO_SUCCESS
+}
+
+/// Notes the ID of every session the server issues; the session stays OpenSSL's (0: no reference taken).
+private func sessionIssued(_ ssl: OpaquePointer?, _ session: OpaquePointer?) -> Int32 {
+    guard let ssl, let session, let owner = SSL_get_ex_data(ssl, 0) else { return 0 }
+    var length: UInt32 = 0
+    guard let id = SSL_SESSION_get_id(session, &length), length > 0 else { return 0 }
+    let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
+    connection.core.tls?.issuedSessionIDs.insert(Array(UnsafeBufferPointer(start: id, count: Int(length))))
+    return 0
 }
 
 /// The server's ALPN policy as the selection callback's argument (never 0, which is a null pointer).

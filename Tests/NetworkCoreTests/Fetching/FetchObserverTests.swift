@@ -57,6 +57,8 @@ struct FetchObserverTests {
         let transport = ScriptedTransport()
         let observer = RecordingObserver()
         let engine = Network.FetchEngine(transport: transport, retryQueue: .global(), observer: observer)
+        // The cancelled exchange stays pending in the scripted transport, holding the engine, until it stops.
+        defer { transport.shutDown() }
         _ = engine.fetch(resource: resource(), completion: { _ in })
         transport.complete(with: outcome(500))
         let cancelled = engine.fetch(resource: resource(), completion: { _ in })

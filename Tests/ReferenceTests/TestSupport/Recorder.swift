@@ -1,5 +1,6 @@
 import Foundation
 import NetworkCore
+import TestTraits
 
 /// Records values delivered from other threads, and waits for them with a deadline.
 final class Recorder<Value: Sendable>: Sendable {
@@ -17,9 +18,10 @@ final class Recorder<Value: Sendable>: Sendable {
 
     var all: [Value] { state.withLock { $0.values } }
 
-    /// Waits for the next value not yet taken, in the order they were recorded; `nil` after the timeout.
+    /// Waits for the next value not yet taken, in the order they were recorded; `nil` after the timeout (times
+    /// ``TestTimeScale/factor``: a sanitized run's completions come late, not never).
     func next(timeout: TimeInterval = 15) -> Value? {
-        guard signal.wait(timeout: .now() + timeout) == .success else { return nil }
+        guard signal.wait(timeout: .now() + timeout * Double(TestTimeScale.factor)) == .success else { return nil }
         return state.withLock { state in
             defer { state.taken += 1 }
             return state.values[state.taken]

@@ -6,6 +6,8 @@ import PackageDescription
 let validationProfiles = Context.environment["BENCH_VALIDATION_PROFILES"] == "1"
 // ... and this when it has `Configuration.revocation`, for the revocation-on row.
 let revocation = Context.environment["BENCH_REVOCATION"] == "1"
+// ... and this when it has `Configuration.resumesTLSSessions`, for the full-handshake contender of the resumption row.
+let resumption = Context.environment["BENCH_RESUMPTION"] == "1"
 
 let package = Package(
     name: "Benchmarks",
@@ -36,6 +38,7 @@ let package = Package(
             ],
             swiftSettings: (validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : [])
                 + (revocation ? [.define("BENCH_REVOCATION")] : [])
+                + (resumption ? [.define("BENCH_RESUMPTION")] : [])
         ),
     ]
 )

@@ -34,8 +34,8 @@ static size_t append(char *data, size_t size, size_t count, void *user) {
     return n;
 }
 
-static CURL *make_handle(const char *url, const char *cafile, int close, int http2, const char *client_cert, const char *client_key,
-                         struct curl_slist *headers, body *buffer) {
+static CURL *make_handle(const char *url, const char *cafile, int close, int resume, int http2, const char *client_cert,
+                         const char *client_key, struct curl_slist *headers, body *buffer) {
     CURL *easy = curl_easy_init();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
@@ -54,7 +54,8 @@ static CURL *make_handle(const char *url, const char *cafile, int close, int htt
     if (close) {
         curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
         curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L);
-        curl_easy_setopt(easy, CURLOPT_SSL_SESSIONID_CACHE, 0L);
+        /* libcurl's own session cache: on (its default) only when asked to resume. */
+        if (!resume) curl_easy_setopt(easy, CURLOPT_SSL_SESSIONID_CACHE, 0L);
     }
     return easy;
 }
@@ -116,8 +117,8 @@ static void concurrent(CURLM *multi, CURL **handles, body *buffers, int inflight
     }
 }
 
-crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close, int http2,
-                             const char *client_cert, const char *client_key, double max_seconds, double *latencies) {
+crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close, int resume,
+                             int http2, const char *client_cert, const char *client_key, double max_seconds, double *latencies) {
     crawcurl_result result = {0, 0, 0, 0};
     crawcurl_result ignored = {0, 0, 0, 0};
     long long bytes = 0;
@@ -125,7 +126,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
     struct curl_slist *headers = curl_slist_append(NULL, "Connection: close");
     if (inflight <= 1) {
         body buffer = {NULL, 0, 0, &bytes};
-        CURL *easy = make_handle(url, cafile, close, http2, client_cert, client_key, headers, &buffer);
+        CURL *easy = make_handle(url, cafile, close, resume, http2, client_cert, client_key, headers, &buffer);
         sequential(easy, &buffer, warmup, 0, NULL, &ignored);
         bytes = 0;
         double start = now();
@@ -139,7 +140,7 @@ crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, lo
         body *buffers = calloc((size_t)inflight, sizeof(body));
         for (int i = 0; i < inflight; i++) {
             buffers[i].total = &bytes;
-            handles[i] = make_handle(url, cafile, close, http2, client_cert, client_key, headers, &buffers[i]);
+            handles[i] = make_handle(url, cafile, close, resume, http2, client_cert, client_key, headers, &buffers[i]);
             curl_easy_setopt(handles[i], CURLOPT_PRIVATE, &buffers[i]);
         }
         concurrent(multi, handles, buffers, inflight, warmup, 0, NULL, &ignored);

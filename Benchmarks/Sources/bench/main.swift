@@ -2,15 +2,17 @@
 // contender and round (each in its own process, pinned to a CPU) and turns the lines into a table.
 //
 //   bench run --client NAME --url URL --cafile PEM [--count N] [--warmup N] [--inflight N] [--seconds S]
-//             [--close] [--http2] [--pin PEM] [--profile strict|compatible] [--client-cert PEM --client-key KEY]
-//             [--crl PEM] [--stapling checked-when-stapled|required]
+//             [--close] [--resume] [--full-handshakes] [--http2] [--pin PEM] [--profile strict|compatible]
+//             [--client-cert PEM --client-key KEY] [--crl PEM] [--stapling checked-when-stapled|required]
 //
 // Clients: libcurl (C: one easy handle, or one multi handle with --inflight easy handles), reference (the
 // stack's callback API), reference-async (its async API), ahc (AsyncHTTPClient), urlsession (Foundation), nio (the
 // NIO stack of NIOStack/, on the callback API like reference).
 // `--warmup` requests run first, untimed, on the same connections; then at most `--count` requests, and
 // none is started after `--seconds`. `--close` sends `Connection: close`, so every request is a new TCP
-// connection and a full TLS handshake (nginx in Scripts/bench has no session cache and no tickets).
+// connection: a full TLS handshake against the servers of Scripts/bench without session cache and tickets, a resumed
+// one against its resumption server for a client that resumes (the reference stack by default, libcurl C with
+// `--resume`; `--full-handshakes` turns the reference stack's resumption off).
 import ArgumentParser
 import AsyncHTTPClient
 import CRawCurl
@@ -36,6 +38,8 @@ struct Plan: Sendable {
     var inflight: Int
     var seconds: Double
     var close: Bool
+    /// libcurl C: keep libcurl's session cache on with `close`, so that new connections resume.
+    var resumes = false
     /// Offer HTTP/2 in ALPN (the reference stack and URLSession always do; libcurl C and AsyncHTTPClient only then).
     var http2 = false
     /// A client certificate chain and its key (PEM files), presented to a server that asks for one.
@@ -132,7 +136,8 @@ func libcurl(_ plan: Plan) -> Outcome {
     var latencies = [Double](repeating: 0, count: plan.count)
     let result = latencies.withUnsafeMutableBufferPointer {
         crawcurl_run(
-            plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0, plan.http2 ? 1 : 0,
+            plan.url.absoluteString, plan.cafile, plan.count, plan.warmup, Int32(plan.inflight), plan.close ? 1 : 0,
+            plan.resumes ? 1 : 0, plan.http2 ? 1 : 0,
             plan.clientCertificate?.chain, plan.clientCertificate?.key, plan.seconds, $0.baseAddress)
     }
     return Outcome(completed: result.completed, failures: result.failures, bytes: Int(result.bytes), seconds: result.seconds,
@@ -148,6 +153,9 @@ func makeStack(_ plan: Plan, _ options: RunCommand) throws -> Network.URLSession
     case .strict: configuration.validationProfile = .strict
     case .compatible: configuration.validationProfile = .compatible
     }
+    #endif
+    #if BENCH_RESUMPTION
+    configuration.resumesTLSSessions = !options.fullHandshakes
     #endif
     #if BENCH_REVOCATION
     if options.crl != nil || options.stapling != nil {
@@ -393,6 +401,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Send Connection: close, so that every request is a new connection and a full TLS handshake.")
     var close = false
 
+    @Flag(help: "libcurl C: keep libcurl's own TLS session cache on, so that new connections resume (off by default).")
+    var resume = false
+
+    @Flag(help: "The reference stack: never resume a TLS session (a tree that has Configuration.resumesTLSSessions).")
+    var fullHandshakes = false
+
     @Flag(help: "Offer HTTP/2 in ALPN (the reference stack and URLSession always do).")
     var http2 = false
 
@@ -423,6 +437,9 @@ struct RunCommand: ParsableCommand {
         #if !BENCH_VALIDATION_PROFILES
         if profile != nil { throw ValidationError("--profile: this tree has no Configuration.validationProfile") }
         #endif
+        #if !BENCH_RESUMPTION
+        if fullHandshakes { throw ValidationError("--full-handshakes: this tree has no Configuration.resumesTLSSessions") }
+        #endif
         #if !BENCH_REVOCATION
         if crl != nil || stapling != nil { throw ValidationError("--crl, --stapling: this tree has no Configuration.revocation") }
         #endif
@@ -434,7 +451,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         guard let target else { throw ValidationError("--url needs an absolute URL, not \(url)") }
         let plan = Plan(
-            url: target, cafile: cafile, count: count, warmup: warmup, inflight: inflight, seconds: seconds, close: close,
+            url: target, cafile: cafile, count: count, warmup: warmup, inflight: inflight, seconds: seconds, close: close, resumes: resume,
             http2: http2, clientCertificate: clientCert.map { ($0, clientKey ?? "") })
         let cpuBefore = cpuSeconds()
         let outcome: Outcome
@@ -455,7 +472,7 @@ struct RunCommand: ParsableCommand {
             "seconds": outcome.seconds, "p50_us": percentile(sorted, 0.5), "p99_us": percentile(sorted, 0.99),
             "cpus": allowedCPUs(), "cpu_seconds": cpuSeconds() - cpuBefore, "pinned": pin != nil,
             "profile": client.rawValue.hasPrefix("reference") ? profileName(self) : "-",
-            "client_certificate": plan.clientCertificate != nil,
+            "client_certificate": plan.clientCertificate != nil, "full_handshakes": fullHandshakes, "resume": resume,
         ]
         let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

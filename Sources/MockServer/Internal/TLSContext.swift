@@ -254,9 +254,11 @@ private func clientHelloSeen(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointe
     return SSL_CLIENT_HELLO_SUCCESS
 }
 
-/// Notes the ID of every session the server issues; the session stays OpenSSL's (0: no reference taken).
+/// Notes the ID of every TLS 1.2 session the server issues (a TLS 1.3 session is offered by ticket only); the session
+/// stays OpenSSL's (0: no reference taken).
 private func sessionIssued(_ ssl: OpaquePointer?, _ session: OpaquePointer?) -> Int32 {
-    guard let ssl, let session, let owner = SSL_get_ex_data(ssl, 0) else { return 0 }
+    guard let ssl, let session, SSL_SESSION_get_protocol_version(session) < TLS1_3_VERSION, let owner = SSL_get_ex_data(ssl, 0)
+    else { return 0 }
     var length: UInt32 = 0
     guard let id = SSL_SESSION_get_id(session, &length), length > 0 else { return 0 }
     let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()

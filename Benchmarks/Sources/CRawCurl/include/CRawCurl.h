@@ -17,6 +17,7 @@ typedef struct {
 /// for `count` values. `http2` offers `h2,http/1.1` in ALPN instead of HTTP/1.1 alone. `client_cert` and
 /// `client_key` (PEM files, or NULL) are presented to a server that asks for a client certificate.
 crawcurl_result crawcurl_run(const char *url, const char *cafile, long count, long warmup, int inflight, int close,
-                             int http2, const char *client_cert, const char *client_key, double max_seconds, double *latencies);
+                             int resume, int http2, const char *client_cert, const char *client_key, double max_seconds,
+                             double *latencies);
 
 #endif

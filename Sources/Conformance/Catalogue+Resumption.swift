@@ -160,38 +160,41 @@ extension Catalogue {
                         success("ok"), journal: JournalExpectation(connections: 3, requests: 3, sessionsResumed: 1, sessionsOffered: 1),
                         checks: [.fetches(path: "b.example.test", kind: .success, count: 1)])))
         }
-        var turningDown = ServerScript(
-            tlsScenario: "valid-ec256", responses: [closing, closing, closing], sessionResumption: true, tlsMaximumVersion: .tls13)
-        turningDown.resumption = .init(acceptsOffers: false)
+        // Three sequential fetches to a server that closes after each response, scripted as `resumption` says; the
+        // handler trusts the first two connections and refuses the third.
+        func thirdRefused(
+            _ id: String, _ title: String, rules: [String], explanation: String, resumption: MockServer.TLS.SessionResumption,
+            journal: JournalExpectation
+        ) -> ConformanceCase {
+            var script = ServerScript(
+                tlsScenario: "valid-ec256", responses: [closing, closing, closing], sessionResumption: true, tlsMaximumVersion: .tls13)
+            script.resumption = resumption
+            return ConformanceCase(
+                id: "trust.resumption.\(id)", title: title, rules: rules, explanation: explanation,
+                requires: [.serverTrustChallenge, .sessionResumption], server: script,
+                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
+                expected: Expectation(
+                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
+                    journal: journal, checks: [.challenges(3), .completions(3)]))
+        }
         cases.append(
-            ConformanceCase(
-                id: "trust.resumption.offer-turned-down.judged-in-full",
-                title: "a connection whose session offer the server turns down is a full handshake, judged as one",
+            thirdRefused(
+                "offer-turned-down.judged-in-full",
+                "a connection whose session offer the server turns down is a full handshake, judged as one",
                 rules: ["TRUST-17", "TRUST-6"],
                 explanation:
                     "The server sends tickets but turns down every session offered (as a server whose ticket keys rotated), and closes after each response. Three sequential fetches; the handler trusts the first two connections and refuses the third. The second and third connections offer a session, resume none, and each is judged: url(serverCertificateUntrusted), three challenges, two requests. A stack that takes an offered session for a resumed one skips or misplaces the judgement.",
-                requires: [.serverTrustChallenge, .sessionResumption], server: turningDown,
-                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
-                expected: Expectation(
-                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
-                    journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 0, sessionsOffered: 2),
-                    checks: [.challenges(3), .completions(3)])))
-        var flooding = ServerScript(
-            tlsScenario: "valid-ec256", responses: [closing, closing, closing], sessionResumption: true, tlsMaximumVersion: .tls13)
-        flooding.resumption = .init(ticketsPerConnection: 1_000)
+                resumption: .init(acceptsOffers: false),
+                journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 0, sessionsOffered: 2)))
         cases.append(
-            ConformanceCase(
-                id: "trust.resumption.ticket-flood.resumed-and-judged",
-                title: "a server that sends 1 000 tickets per connection is still judged on every resumed connection",
+            thirdRefused(
+                "ticket-flood.resumed-and-judged",
+                "a server that sends 1 000 tickets per connection is still judged on every resumed connection",
                 rules: ["TRUST-17", "TRUST-3"],
                 explanation:
                     "The server sends 1 000 TLS 1.3 tickets (about 250 KB) after every handshake and closes after each response. Three sequential fetches: the second and third resume a session, the handler trusts the first two connections and refuses the third: url(serverCertificateUntrusted), three challenges, two requests, two resumed sessions. A stack keeps a bounded number of sessions however many tickets arrive; one that chokes on the flood fails the fetches.",
-                requires: [.serverTrustChallenge, .sessionResumption], server: flooding,
-                stack: StackSetup(handler: .sequence([.useCredential, .useCredential, .refuse])), action: .sequential(3),
-                expected: Expectation(
-                    Outcome(kind: .url, urlErrorCode: URLError.Code.serverCertificateUntrusted.rawValue, trustFailure: "handler:refused"),
-                    journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 2),
-                    checks: [.challenges(3), .completions(3)])))
+                resumption: .init(ticketsPerConnection: 1_000), journal: JournalExpectation(connections: 3, requests: 2, sessionsResumed: 2)
+            ))
         return cases
     }
 

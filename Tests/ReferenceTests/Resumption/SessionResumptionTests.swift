@@ -101,7 +101,40 @@ struct SessionResumptionTests {
         other.fetch(resource: harness.resource()) { recorder.record($0) }
         #expect(recorder.next()?.success != nil)
         #expect(Self.fetchClosing(harness).success != nil)
+        try harness.server.waitForConnections(3)
+        #expect(harness.server.journal.map(\.sessionOffered) == [false, false, true])
         #expect(harness.server.journal.map(\.sessionReused) == [false, false, true])
+    }
+
+    @Test(
+        "a server whose certificate changed but whose ticket keys did not: a resumed session stands on its own handshake's judgement, an offer turned down meets the new certificate",
+        arguments: [true, false])
+    func certificateRotatedTicketKeysKept(acceptsOffers: Bool) throws {
+        let keys = MockServer.TLS.TicketKeys.random()
+        let harness = try Harness(
+            tls: {
+                $0.sessionResumption = true
+                $0.resumption.ticketKeys = keys
+            })
+        #expect(Self.fetchClosing(harness).success != nil)
+        let port = harness.server.port
+        harness.server.shutdown()
+        // The same port, the same keys, a chain root A does not issue (untrusted-root).
+        var rotated = MockServer.TLS(identity: Fixtures.identity("untrusted-root"), sessionResumption: true)
+        rotated.resumption = .init(acceptsOffers: acceptsOffers, ticketKeys: keys)
+        let server = try MockServer(tls: rotated, port: port)
+        server.enqueue(MockResponse(status: 200, body: Data("x".utf8), closeConnection: true))
+        let result = harness.fetch(harness.resource())
+        let record = try server.waitForClose(ofConnection: 0)
+        #expect(record.sessionOffered)
+        #expect(record.sessionReused == acceptsOffers)
+        if acceptsOffers {
+            // The server proved it holds the keys that sealed the session the stack judged: TLS authenticates it so.
+            #expect(result.success != nil)
+        } else {
+            #expect(result.urlErrorCode == .serverCertificateUntrusted)
+            #expect(record.applicationBytesReceived == 0)
+        }
     }
 
     @Test("a session made presenting a client identity is resumed only while the handler would present the same one")

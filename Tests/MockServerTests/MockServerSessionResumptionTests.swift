@@ -60,7 +60,7 @@ struct MockServerSessionResumptionTests: ServerTests {
         var other = MockServer.TLS(identity: .init(chainFile: files.otherLeafOnly, keyFile: files.otherLeafKey), sessionResumption: true)
         other.resumption.ticketKeys = keys
         let second = try makeServer(tls: other)
-        second.dispatcher = MockDispatcher { _ in MockResponse(body: Data("ok".utf8), closeConnection: true) }
+        second.dispatcher = Self.closing
         let stranger = try server()
         let session = sessionFile("shared-keys")
         _ = connect(first, ["-sess_out", session])
@@ -82,12 +82,15 @@ struct MockServerSessionResumptionTests: ServerTests {
 
     // MARK: Helpers
 
+    /// Answers every request and closes, so that s_client, reading until the close, has read the tickets too.
+    private static let closing = MockDispatcher { _ in MockResponse(body: Data("ok".utf8), closeConnection: true) }
+
     private func server(_ resumption: MockServer.TLS.SessionResumption = .init()) throws -> MockServer {
         let files = TestCertificates.shared
         var tls = MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), sessionResumption: true)
         tls.resumption = resumption
         let server = try makeServer(tls: tls)
-        server.dispatcher = MockDispatcher { _ in MockResponse(body: Data("ok".utf8), closeConnection: true) }
+        server.dispatcher = Self.closing
         return server
     }
 

@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "NetworkCore", targets: ["NetworkCore"]),
         .library(name: "Pinning", targets: ["Pinning"]),
+        .library(name: "CertificateRules", targets: ["CertificateRules"]),
         .library(name: "Reference", targets: ["Reference"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "Conformance", targets: ["Conformance"]),
@@ -38,12 +39,15 @@ let package = Package(
         // MARK: The spec's types, free of C: third-party stacks depend on this alone.
         .target(name: "NetworkCore"),
 
+        // MARK: The validation profile's rules over plain certificate facts: one judge for every stack's X.509 library.
+        .target(name: "CertificateRules", dependencies: ["NetworkCore", "CPSL"]),
+
         // MARK: SPKI pinning and per-host trust policies: challenge handlers that need no TLS or HTTP library.
         .target(name: "Pinning", dependencies: ["NetworkCore", "COpenSSL", "COpenSSLShims"]),
 
         // MARK: The reference stack on libcurl + OpenSSL.
         .target(name: "Reference", dependencies: [
-            "NetworkCore", "Pinning", "CCurl", "COpenSSL", "CShims", "COpenSSLShims", "CPSL",
+            "NetworkCore", "Pinning", "CertificateRules", "CCurl", "COpenSSL", "CShims", "COpenSSLShims",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
@@ -90,6 +94,7 @@ let package = Package(
             ],
             path: "Tests/TrappingSubject"),
         .testTarget(name: "PinningTests", dependencies: ["Pinning"]),
+        .testTarget(name: "CertificateRulesTests", dependencies: ["CertificateRules", "NetworkCore"]),
         .testTarget(name: "NetworkCoreTests", dependencies: ["NetworkCore", "TestTraits"]),
         .testTarget(name: "ReferenceTests", dependencies: [
             "NetworkCore", "Reference", "MockServer", "Conformance", "TestTraits",

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import NetworkCore
 
 /// Host-name rules shared by the pinning handlers (docs/spec/trust.md, PIN-7 to PIN-10).
 ///
@@ -34,31 +32,7 @@ package enum HostName {
     }
 
     /// Whether a name is an IPv4 or IPv6 literal (without brackets).
-    package static func isIPAddress(_ name: String) -> Bool { addressBytes(name) != nil }
-
-    /// The octets of an IPv4 or IPv6 literal (without brackets), or `nil` for any other name.
-    package static func addressBytes(_ name: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, name, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, name, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
-
-    /// The text of an address's octets (4 or 16) in its one canonical form: IPv4 dotted-decimal, IPv6 as RFC 5952
-    /// section 4 writes it (lowercase, no leading zeros, the longest run of two or more zero groups as `::`), which
-    /// glibc's `inet_ntop` produces; `nil` for any other length.
-    package static func canonicalText(addressBytes bytes: [UInt8]) -> String? {
-        let family: Int32
-        switch bytes.count {
-        case 4: family = AF_INET
-        case 16: family = AF_INET6
-        default: return nil
-        }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard bytes.withUnsafeBytes({ inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }) != nil else { return nil }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    package static func isIPAddress(_ name: String) -> Bool { IPAddressLiteral.bytes(of: name) != nil }
 
     /// Why a configured domain name is unusable, or `nil` if it is fine. `includeSubdomains` matters because
     /// an IP address has no subdomains.

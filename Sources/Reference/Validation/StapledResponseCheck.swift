@@ -149,7 +149,7 @@ struct StapledResponseCheck: Sendable {
         let index = X509_get_ext_by_NID(certificate, NID_tlsfeature, -1)
         guard index >= 0, let ext = X509_get_ext(certificate, index) else { return false }
         // The value is a SEQUENCE OF INTEGER; status_request is 5. Anything unreadable demands it, failing closed.
-        let value = ProfileCertificate.bytes(X509_EXTENSION_get_data(ext))
+        let value = ASN1Text.bytes(X509_EXTENSION_get_data(ext))
         guard value.count >= 2, value[0] == 0x30, Int(value[1]) == value.count - 2 else { return true }
         var offset = 2
         while offset + 2 <= value.count {

@@ -1,9 +1,9 @@
-import Pinning
-@testable import Reference
+@testable import CertificateRules
+import NetworkCore
 import Testing
 
 @Suite("The validation profile's name rules")
-struct ValidationRuleHelperTests {
+struct RuleHelperTests {
 
     @Test(
         "an address's canonical text is dotted-decimal or RFC 5952's, whatever spelling it was parsed from",
@@ -12,9 +12,9 @@ struct ValidationRuleHelperTests {
             ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"), ("2001:0db8::1", "2001:db8::1"), ("::ffff:1.2.3.4", "::ffff:1.2.3.4"),
         ])
     func canonicalAddressText(spelling: String, canonical: String) throws {
-        let bytes = try #require(HostName.addressBytes(spelling))
-        #expect(HostName.canonicalText(addressBytes: bytes) == canonical)
-        #expect(HostName.canonicalText(addressBytes: [1, 2, 3]) == nil)
+        let bytes = try #require(IPAddressLiteral.bytes(of: spelling))
+        #expect(IPAddressLiteral.canonicalText(of: bytes) == canonical)
+        #expect(IPAddressLiteral.canonicalText(of: [1, 2, 3]) == nil)
     }
 
     @Test(

@@ -1,6 +1,4 @@
-internal import COpenSSL
 import NetworkCore
-import Pinning
 
 /// CA/B Forum Baseline Requirements 7.1.4.3: a server certificate's commonName, if any, is one of its subjectAltName
 /// entries, in the same form (a DNS name as written there, an IP address as its canonical text: IPv4 dotted-decimal,
@@ -9,21 +7,21 @@ import Pinning
 ///
 /// A leaf without a subjectAltName is left to the host-name check, which never reads the commonName.
 struct SubjectNamesRule: ChainRule {
-    func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
+    func refusal(of chain: ChainFacts) -> ChainValidationFailure? {
         let leaf = chain.leaf
-        let criticality = leaf.criticality(of: NID_subject_alt_name)
+        let criticality = leaf.criticality(of: ExtensionFacts.OID.subjectAltName)
         guard !criticality.isEmpty else { return nil }
-        if criticality.contains(true), !leaf.hasEmptySubject {
+        if criticality.contains(true), !leaf.subjectIsEmpty {
             return .refusal(
                 .invalidExtension, by: .subjectNames, depth: 0, "the subjectAltName is critical though the subject is not empty")
         }
         let dnsNames = Set(leaf.subjectAltDNSNames.compactMap { $0 })
-        let addresses = Set(leaf.subjectAltIPAddresses.compactMap(HostName.canonicalText(addressBytes:)))
+        let addresses = Set(leaf.subjectAltIPAddresses.compactMap(IPAddressLiteral.canonicalText(of:)))
         for commonName in leaf.subjectCommonNames {
             guard let commonName else {
                 return .refusal(.commonNameNotInSubjectAltName, by: .subjectNames, depth: 0, "the subject commonName is not text")
             }
-            let listed = HostName.isIPAddress(commonName) ? addresses.contains(commonName) : dnsNames.contains(commonName)
+            let listed = IPAddressLiteral.bytes(of: commonName) != nil ? addresses.contains(commonName) : dnsNames.contains(commonName)
             if !listed {
                 return .refusal(
                     .commonNameNotInSubjectAltName, by: .subjectNames, depth: 0,
@@ -32,5 +30,4 @@ struct SubjectNamesRule: ChainRule {
         }
         return nil
     }
-
 }

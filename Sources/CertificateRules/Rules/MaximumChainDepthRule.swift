@@ -4,7 +4,7 @@ import NetworkCore
 struct MaximumChainDepthRule: ChainRule {
     let maximum: Int
 
-    func refusal(of chain: VerifiedChain) -> ChainValidationFailure? {
+    func refusal(of chain: ChainFacts) -> ChainValidationFailure? {
         let depth = chain.certificates.count - 1
         guard depth > maximum else { return nil }
         return .refusal(

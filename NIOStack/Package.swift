@@ -21,6 +21,7 @@ let package = Package(
         // MARK: The FetchTransport on NIO, trust decided inside the handshake by swift-certificates' Verifier.
         .target(name: "NIOStack", dependencies: [
             .product(name: "NetworkCore", package: "PinnedNetwork"),
+            .product(name: "CertificateRules", package: "PinnedNetwork"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -41,6 +42,10 @@ let package = Package(
 
         .testTarget(name: "NIOStackTests", dependencies: [
             "NIOStack",
+            .product(name: "CertificateRules", package: "PinnedNetwork"),
+            .product(name: "Reference", package: "PinnedNetwork"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "NetworkCore", package: "PinnedNetwork"),
             .product(name: "Pinning", package: "PinnedNetwork"),
             .product(name: "MockServer", package: "PinnedNetwork"),

@@ -21,6 +21,12 @@ public struct ExtensionFacts: Sendable, Hashable {
 
     /// The OIDs of the extensions the rules name.
     public enum OID {
+        /// subjectKeyIdentifier (RFC 5280 4.2.1.2).
+        public static let subjectKeyIdentifier = "2.5.29.14"
+        /// basicConstraints (RFC 5280 4.2.1.9).
+        public static let basicConstraints = "2.5.29.19"
+        /// authorityKeyIdentifier (RFC 5280 4.2.1.1).
+        public static let authorityKeyIdentifier = "2.5.29.35"
         /// subjectAltName (RFC 5280 4.2.1.6).
         public static let subjectAltName = "2.5.29.17"
         /// nameConstraints (RFC 5280 4.2.1.10).
@@ -34,6 +40,10 @@ public struct ExtensionFacts: Sendable, Hashable {
         /// The anyExtendedKeyUsage purpose.
         public static let anyExtendedKeyUsage = "2.5.29.37.0"
     }
+
+    /// Whether OpenSSL has a definition for an extension (whose value it then decodes): an adapter on another library
+    /// holds these to well-formed DER.
+    public static func isKnownToOpenSSL(_ oid: String) -> Bool { names[oid] != nil }
 
     /// How refusals name an extension: OpenSSL's long name for the ones it knows (so both stacks say the same), the
     /// dotted OID for any other.

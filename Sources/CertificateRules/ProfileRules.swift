@@ -6,7 +6,9 @@ import NetworkCore
 ///
 /// The rules are applied in a fixed order (the chain's shape, then each certificate's fields, then the names); the
 /// first refusal stands. Which rules apply depends on the chain's trust anchor (``ChainFacts/anchorIsPublic``).
-/// `x509-strict` and `inclusive-not-after` act inside a stack's path validation and are not judged here.
+/// `inclusive-not-after` acts inside a stack's path validation and is not judged here; `x509-strict` is OpenSSL's
+/// own checks, judged here, first, only for a stack that asks (`judgesX509Strict`) because its path validation is not
+/// OpenSSL's.
 public struct ProfileRules: Sendable {
 
     /// The profile the rules come from.
@@ -21,10 +23,14 @@ public struct ProfileRules: Sendable {
     ///   - profile: The profile whose rules apply.
     ///   - maximumChainDepth: The most certificates above the leaf, when the profile applies
     ///     ``ValidationRule/maximumChainDepth``; `nil` sets no limit.
-    public init(profile: ValidationProfile, maximumChainDepth: Int? = nil) {
+    ///   - judgesX509Strict: Whether to judge ``ValidationRule/x509Strict`` here, when the profile applies it: for a
+    ///     stack whose path validation does not make OpenSSL's strict X.509 checks itself.
+    public init(profile: ValidationProfile, maximumChainDepth: Int? = nil, judgesX509Strict: Bool = false) {
         self.profile = profile
-        rulesForPublicRoots = Self.rules(of: profile, publicRoot: true, maximumChainDepth: maximumChainDepth)
-        rulesForPrivateRoots = Self.rules(of: profile, publicRoot: false, maximumChainDepth: maximumChainDepth)
+        rulesForPublicRoots = Self.rules(
+            of: profile, publicRoot: true, maximumChainDepth: maximumChainDepth, judgesX509Strict: judgesX509Strict)
+        rulesForPrivateRoots = Self.rules(
+            of: profile, publicRoot: false, maximumChainDepth: maximumChainDepth, judgesX509Strict: judgesX509Strict)
     }
 
     /// Whether the judge has a rule to apply to some chain: a stack reads no facts for a profile without one.
@@ -38,8 +44,28 @@ public struct ProfileRules: Sendable {
         return nil
     }
 
-    private static func rules(of profile: ValidationProfile, publicRoot: Bool, maximumChainDepth: Int?) -> [any ChainRule] {
+    /// The refusal of a served certificate that the stack's X.509 library could not parse, by the rules that read only
+    /// its serial number and key: a library may refuse to parse what the profile refuses (an RSA key under 2048 bits, a
+    /// DSA key, a curve it lacks, a negative serial), and the refusal is then the profile's, not a failed handshake.
+    /// `nil` when neither rule refuses it.
+    ///
+    /// - Parameters:
+    ///   - certificate: The facts read from its DER: its depth, serial number and key are read, nothing else.
+    ///   - anchorIsPublic: Whether the chain ends at a public root, if the stack can tell (`true` otherwise: the
+    ///     stricter set).
+    public func refusal(ofUnparsed certificate: CertificateFacts, anchorIsPublic: Bool = true) -> ChainValidationFailure? {
+        let chain = ChainFacts(certificates: [certificate], host: "", anchorIsPublic: anchorIsPublic)!
+        for rule in anchorIsPublic ? rulesForPublicRoots : rulesForPrivateRoots where rule is SerialNumberRule || rule is KeyStrengthRule {
+            if let refusal = rule.refusal(of: chain) { return refusal }
+        }
+        return nil
+    }
+
+    private static func rules(of profile: ValidationProfile, publicRoot: Bool, maximumChainDepth: Int?, judgesX509Strict: Bool)
+        -> [any ChainRule]
+    {
         let all: [(ValidationRule, (any ChainRule)?)] = [
+            (.x509Strict, judgesX509Strict ? X509StrictRule() : nil),
             (.maximumChainDepth, maximumChainDepth.map(MaximumChainDepthRule.init)),
             (.serialNumber, SerialNumberRule()),
             (.extensionEncoding, ExtensionEncodingRule()),

@@ -19,10 +19,8 @@ struct NIOSubject: ConformanceSubject {
     var unsupportedFeatures: [SubjectFeature: String] {
         [
             .http2: "the NIO stack offers HTTP/1.1 only (no swift-nio-http2 yet)",
-            .strictValidationProfile: "swift-certificates' RFC 5280 policy, not the project's strict profile",
             .clientCertificates: "the NIO stack presents no client certificate",
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
-            .maximumChainDepth: "the NIO stack has no setting for the deepest chain it accepts",
             .redirectLimit: "the NIO stack follows at most 16 redirects in a row and has no setting for another limit",
             .sessionResumption: "the NIO stack makes a full handshake on every connection (swift-nio-ssl keeps no client sessions)",
         ]
@@ -31,7 +29,10 @@ struct NIOSubject: ConformanceSubject {
     func makeStack(for environment: StackEnvironment) throws -> NIONetworkStack {
         var configuration = NIONetworkStack.Configuration()
         // Only the case's roots: a case about an untrusted root must not pass thanks to the system store.
-        configuration.trustRoots = environment.trustedRootFiles.isEmpty ? .only([]) : try .only(pemFiles: environment.trustedRootFiles)
+        configuration.trustRoots =
+            environment.trustedRootFiles.isEmpty
+            ? .only([]) : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
+        configuration.maximumChainDepth = environment.maximumChainDepth
         configuration.verificationTime = environment.verificationTime
         configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import NIOSSL
+import CertificateRules
 import NetworkCore
 @_spi(FixedExpiryValidationTime) @_spi(DisableValidityCheck) import X509
 
@@ -16,22 +17,37 @@ struct ChainValidator: Sendable {
     let anchors: [Anchor]
     /// Served certificates parsed in earlier handshakes.
     let parsedCertificates = ParsedCertificateCache()
+    /// Whether chains to these roots are judged as chains to public roots.
+    let rootsArePublic: Bool
+    /// The validation profile's own rules, applied to each verified path.
+    let profile: ProfileRules
+    /// The same without `x509-strict`, whose checks OpenSSL makes during path validation, after its own: for a path
+    /// RFC 5280's policy refused, the profile's other rules still outrank the refusal (as they judge what OpenSSL lets
+    /// through and swift-certificates does not), and OpenSSL's own checks do not.
+    private let profileAfterPathValidation: ProfileRules
 
     /// A trusted root as a handshake reports it.
     struct Anchor: Sendable {
+        /// The certificate the verifier ends a path at: the root, or its stand-in (``TrustAnchorStandIn``).
         let certificate: Certificate
+        /// The root as the user trusted it.
+        let root: Certificate
         let summary: ServerCertificate
         let boringSSL: NIOSSLCertificate
     }
 
-    init(roots: [Certificate]) {
+    init(roots: [Certificate], rootsArePublic: Bool = false, profile: ValidationProfile = .strict, maximumChainDepth: Int? = nil) {
         self.roots = roots
-        store = CertificateStore(roots)
-        anchors = roots.compactMap { root in
+        self.rootsArePublic = rootsArePublic
+        self.profile = ProfileRules(profile: profile, maximumChainDepth: maximumChainDepth, judgesX509Strict: true)
+        profileAfterPathValidation = ProfileRules(profile: profile, maximumChainDepth: maximumChainDepth)
+        let standIns = roots.map { TrustAnchorStandIn.of($0) }
+        store = CertificateStore(standIns)
+        anchors = zip(roots, standIns).compactMap { root, standIn in
             guard let summary = try? ParsedCertificate.summary(of: root),
                 let boringSSL = try? NIOSSLCertificate(bytes: Array(summary.der), format: .der)
             else { return nil }
-            return Anchor(certificate: root, summary: summary, boringSSL: boringSSL)
+            return Anchor(certificate: standIn, root: root, summary: summary, boringSSL: boringSSL)
         }
     }
 
@@ -51,12 +67,21 @@ struct ChainValidator: Sendable {
         var full = Verifier(rootCertificates: store) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
+            HandledExtensionsPolicy.extendedKeyUsage
         }
         if case .validCertificate(let chain) = await full.validate(leaf: leaf, intermediates: intermediates) {
-            return Outcome(verified: Array(chain), result: Self.leafChecks(leaf, isIP: isIP).map(Result.failure) ?? .success(()))
+            let path = Array(chain)
+            if let refusal = Self.leafChecks(leaf, isIP: isIP) ?? profileRefusal(path, host: host) {
+                // A profile refusal is no verified chain; a host-name failure keeps it (TRUST-4).
+                return Outcome(verified: refusal.kind == .hostnameMismatch ? path : [], result: .failure(refusal))
+            }
+            return Outcome(verified: path, result: .success(()))
         }
         // Which check failed: build the path again with neither dates nor the host name, then look at each.
-        var pathOnly = Verifier(rootCertificates: store) { RFC5280Policy.withValidityCheckDisabled() }
+        var pathOnly = Verifier(rootCertificates: store) {
+            RFC5280Policy.withValidityCheckDisabled()
+            HandledExtensionsPolicy.extendedKeyUsage
+        }
         switch await pathOnly.validate(leaf: leaf, intermediates: intermediates) {
         case .validCertificate(let chain):
             let path = Array(chain)
@@ -71,13 +96,44 @@ struct ChainValidator: Sendable {
                 }
             }
             if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
+            // As in the reference stack, a profile refusal outranks the host name, checked last.
+            if let refusal = profileRefusal(path, host: host) { return Outcome(verified: [], result: .failure(refusal)) }
             return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
         case .couldNotValidate(let failures):
+            // RFC 5280's policy refused every path: a path on signatures alone shows whether the profile refuses it
+            // first, as the reference stack's profile judges what OpenSSL's own checks let through.
+            var signaturesOnly = Verifier(rootCertificates: store) { HandledExtensionsPolicy.pathOnly }
+            if case .validCertificate(let chain) = await signaturesOnly.validate(leaf: leaf, intermediates: intermediates),
+                let refusal = profileRefusal(Array(chain), host: host, by: profileAfterPathValidation)
+            {
+                return Outcome(verified: [], result: .failure(refusal))
+            }
             if let first = failures.first {
                 return Outcome(verified: [], result: .failure(Self.policyFailure(first)))
             }
             return Outcome(verified: [], result: .failure(Self.noPath(served: served, roots: roots)))
         }
+    }
+
+    /// The profile's refusal of a served certificate swift-certificates could not parse, by its serial number and key.
+    func unparsedRefusal(of der: [UInt8], depth: Int) -> ChainValidationFailure? {
+        CertificateFacts.unparsed(der: der, depth: depth).flatMap { profile.refusal(ofUnparsed: $0, anchorIsPublic: rootsArePublic) }
+    }
+
+    /// The profile's refusal of a verified path (leaf first, anchor last) for a host, or `nil`.
+    private func profileRefusal(_ path: [Certificate], host: String, by profile: ProfileRules? = nil) -> ChainValidationFailure? {
+        let profile = profile ?? self.profile
+        guard profile.judgesChains else { return nil }
+        let roots = path.map { certificate in anchors.first { $0.certificate == certificate }?.root ?? certificate }
+        let facts = roots.enumerated().map { CertificateFacts(swiftCertificates: $1, depth: $0) }
+        // The rules read the host as the reference stack normalizes it: lowercase, no trailing dot, no IPv6 brackets.
+        var normalized = host.lowercased()
+        if normalized.hasSuffix(".") { normalized.removeLast() }
+        if normalized.hasPrefix("["), normalized.hasSuffix("]") { normalized = String(normalized.dropFirst().dropLast()) }
+        guard let chain = ChainFacts(certificates: facts, host: normalized, anchorIsPublic: rootsArePublic) else {
+            return Self.failure(.other, code: 50, "no complete verified chain to apply the validation profile to", depth: 0)
+        }
+        return profile.refusal(of: chain)
     }
 
     /// What swift-certificates' policies leave to the caller: the leaf must be for server authentication, and name
@@ -90,7 +146,8 @@ struct ChainValidator: Sendable {
 
     private static func purposeFailure(_ leaf: Certificate) -> ChainValidationFailure? {
         guard let usages = try? leaf.extensions.extendedKeyUsage else { return nil }
-        if usages.contains(.serverAuth) || usages.contains(.any) { return nil }
+        // As OpenSSL's purpose check: anyExtendedKeyUsage alone does not make a TLS server certificate.
+        if usages.contains(.serverAuth) { return nil }
         return failure(.invalidPurpose, code: 26, "unsupported certificate purpose", depth: 0)
     }
 

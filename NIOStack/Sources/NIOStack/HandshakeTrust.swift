@@ -54,7 +54,12 @@ final class HandshakeTrust: Sendable {
         do {
             parsed = try served.map { try validator.parsedCertificates.parsed(try $0.toDERBytes()) }
         } catch {
-            return refuse(.notJudged("a served certificate cannot be read: \(error)"))
+            // swift-certificates refuses to parse some certificates the profile refuses (a short RSA key, DSA, a curve
+            // it lacks, a negative serial), or a certificate such a key signed: the refusal is then the profile's.
+            let refusal = served.enumerated().lazy.compactMap { depth, certificate in
+                (try? certificate.toDERBytes()).flatMap { self.validator.unparsedRefusal(of: $0, depth: depth) }
+            }.first
+            return refuse(refusal.map(Refusal.chainNotTrusted) ?? .notJudged("a served certificate cannot be read: \(error)"))
         }
         let time = verificationTime ?? Date()
         let outcome = await validator.validate(served: parsed.map(\.certificate), host: host, at: time)

@@ -12,14 +12,20 @@ extension NIONetworkStack {
         public enum TrustRoots: Sendable {
             /// The system bundle (`/etc/ssl/certs/ca-certificates.crt`), read when the stack is made.
             case system
-            /// Only these certificates: a chain to any other root is refused.
+            /// Only these certificates, as roots a user added (a private PKI): a chain to any other root is refused, and
+            /// the validation profile holds chains to them to its rules for private roots.
             case only([Certificate])
+            /// Only these certificates, named public roots as the system's are: the validation profile holds chains to
+            /// them to every rule of its public set, the Baseline Requirements' too.
+            case onlyPublic([Certificate])
 
             /// Only the certificates in these PEM files (each may hold several).
             ///
+            /// - Parameter public: Whether to judge chains to them as chains to public roots (``onlyPublic(_:)``).
             /// - Throws: the file's read error, or swift-certificates' parse error, naming nothing but the cause.
-            public static func only(pemFiles: [String]) throws -> TrustRoots {
-                .only(try pemFiles.flatMap { try Self.certificates(inPEMFile: $0) })
+            public static func only(pemFiles: [String], public: Bool = false) throws -> TrustRoots {
+                let certificates = try pemFiles.flatMap { try Self.certificates(inPEMFile: $0) }
+                return `public` ? .onlyPublic(certificates) : .only(certificates)
             }
 
             static func certificates(inPEMFile path: String) throws -> [Certificate] {
@@ -27,9 +33,15 @@ extension NIONetworkStack {
                 return try PEMDocument.parseMultiple(pemString: text).map { try Certificate(pemDocument: $0) }
             }
 
+            /// Whether chains to these roots are judged as chains to public roots.
+            var isPublic: Bool {
+                if case .only = self { return false }
+                return true
+            }
+
             var certificates: [Certificate] {
                 switch self {
-                case .only(let certificates): return certificates
+                case .only(let certificates), .onlyPublic(let certificates): return certificates
                 case .system: return (try? Self.certificates(inPEMFile: "/etc/ssl/certs/ca-certificates.crt")) ?? []
                 }
             }
@@ -40,6 +52,16 @@ extension NIONetworkStack {
 
         /// The roots standard validation trusts (the system bundle by default).
         public var trustRoots: TrustRoots = .system
+
+        /// The rules beyond RFC 5280's path validation that a server's chain must meet (the project's strict profile by
+        /// default: the Baseline Requirements' rules for chains to public roots, RFC 5280's and the security rules for
+        /// every chain). `x509-strict` and `inclusive-not-after` are OpenSSL's: swift-certificates' own RFC 5280 policy
+        /// stands in for them.
+        public var validationProfile: ValidationProfile = .strict
+
+        /// The most certificates a verified chain may have above the leaf, when the profile applies
+        /// `maximum-chain-depth`; `nil` sets no limit of the stack's own.
+        public var maximumChainDepth: Int?
 
         /// The time certificates are checked against; `nil` is the time of each handshake.
         public var verificationTime: Date?

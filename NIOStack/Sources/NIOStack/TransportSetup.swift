@@ -17,7 +17,10 @@ struct TransportSetup: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.configuration = configuration
         self.handler = handler
-        validator = ChainValidator(roots: configuration.trustRoots.certificates)
+        validator = ChainValidator(
+            roots: configuration.trustRoots.certificates, rootsArePublic: configuration.trustRoots.isPublic,
+            profile: configuration.validationProfile,
+            maximumChainDepth: configuration.maximumChainDepth)
         var tls = TLSConfiguration.makeClientConfiguration()
         // The custom callback replaces BoringSSL's checks (anything but `.none` runs it); the host name is checked by
         // the ChainValidator, and no root is needed by BoringSSL itself.

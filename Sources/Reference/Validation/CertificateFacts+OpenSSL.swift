@@ -2,18 +2,35 @@ internal import COpenSSL
 internal import COpenSSLShims
 import CertificateRules
 import Foundation
+import Pinning
 
 extension CertificateFacts {
+
+    /// The facts of a DER certificate as the reference stack reads them with OpenSSL, at a depth of a chain; `nil` when
+    /// OpenSSL cannot parse it. (The NIO stack reads the same facts with swift-certificates: the two readings are
+    /// compared in its tests.)
+    public init?(openSSLDER der: [UInt8], depth: Int) {
+        guard let certificates = OwnedCertificates.parsing(der: [Data(der)]) else { return nil }
+        self.init(openSSL: certificates.leaf, depth: depth)
+    }
 
     /// The facts of one certificate of a chain OpenSSL verified, read through OpenSSL's accessors.
     init(openSSL x509: OpaquePointer, depth: Int) {
         let flags = X509_get_extension_flags(x509)
+        let pathLength = X509_get_pathlen(x509)
         self.init(
-            depth: depth, isCA: flags & UInt32(EXFLAG_CA) != 0, serialNumber: Self.serialNumber(x509),
+            depth: depth, version: Int(X509_get_version(x509)) + 1, isCA: flags & UInt32(EXFLAG_CA) != 0,
+            pathLengthConstraint: flags & UInt32(EXFLAG_BCONS) != 0 && pathLength >= 0 ? Int(pathLength) : nil,
+            keyUsageAllowsCertificateSigning: flags & UInt32(EXFLAG_KUSAGE) != 0
+                ? X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) != 0 : nil,
+            serialNumber: Self.serialNumber(x509),
             publicKey: Self.publicKey(x509), extensions: Self.extensions(x509), extendedKeyUsage: Self.extendedKeyUsage(x509),
             authorityKeyIdentifierHasKeyIdentifier: X509_get_ext_by_NID(x509, NID_authority_key_identifier, -1) >= 0
                 ? X509_get0_authority_key_id(x509) != nil : nil,
             subjectCommonNames: Self.commonNames(x509), subjectIsEmpty: X509_NAME_entry_count(X509_get_subject_name(x509)) == 0,
+            issuerIsEmpty: X509_NAME_entry_count(X509_get_issuer_name(x509)) == 0,
+            isSelfIssued: X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0,
+            subjectAltNameIsEmpty: Self.hasEmptySubjectAltName(x509), signatureAlgorithmsMatch: Self.signatureAlgorithmsMatch(x509),
             subjectAltDNSNames: Self.subjectAltNames(x509, GEN_DNS) { ASN1Text.string($0.d.dNSName) },
             subjectAltIPAddresses: Self.subjectAltNames(x509, GEN_IPADD) { ASN1Text.bytes($0.d.iPAddress) },
             nameConstraints: NameConstraintsFacts(openSSL: x509))
@@ -88,6 +105,19 @@ extension CertificateFacts {
             names.append(String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self))
             CRYPTO_free(utf8, #fileID, #line)
         }
+    }
+
+    private static func hasEmptySubjectAltName(_ x509: OpaquePointer) -> Bool {
+        guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else { return false }
+        let names = OpaquePointer(raw)
+        defer { cshims_GENERAL_NAMES_free(names) }
+        return cshims_sk_GENERAL_NAME_num(names) == 0
+    }
+
+    private static func signatureAlgorithmsMatch(_ x509: OpaquePointer) -> Bool {
+        var outer: UnsafePointer<X509_ALGOR>?
+        X509_get0_signature(nil, &outer, x509)
+        return X509_ALGOR_cmp(outer, X509_get0_tbs_sigalg(x509)) == 0
     }
 
     /// The subjectAltName entries of one type, each read while the decoded extension is alive.

@@ -1,0 +1,244 @@
+import CertificateRules
+import SwiftASN1
+import X509
+
+extension CertificateFacts {
+
+    /// The facts of one certificate of a chain, as the NIO stack reads them with swift-certificates and SwiftASN1:
+    /// what swift-certificates leaves undecoded (key sizes, name-constraint distances, a pathLenConstraint it refuses
+    /// to parse, policies) is read from the DER here. The reference stack reads the same facts with OpenSSL; the two
+    /// readings of every fixture are compared in this package's tests.
+    public init(swiftCertificates certificate: Certificate, depth: Int) {
+        let extensions = certificate.extensions
+        let basicConstraints = extensions[oid: .X509ExtensionID.basicConstraints].flatMap { Self.basicConstraints($0.value) }
+        let isCA = basicConstraints?.isCA ?? false
+        let keyUsage = extensions[oid: .X509ExtensionID.keyUsage].map { _ in ((try? extensions.keyUsage) ?? nil)?.keyCertSign ?? false }
+        let subjectAltName = extensions[oid: .X509ExtensionID.subjectAlternativeName]
+        self.init(
+            depth: depth, version: certificate.version == .v1 ? 1 : 3, isCA: isCA,
+            // OpenSSL reads a pathLenConstraint beside cA=FALSE as 0: the facts say so on both stacks.
+            pathLengthConstraint: basicConstraints?.pathLength.map { isCA ? $0 : 0 }, keyUsageAllowsCertificateSigning: keyUsage,
+            serialNumber: Self.derContent(ofMagnitude: certificate.serialNumber.bytes), publicKey: Self.publicKey(certificate),
+            extensions: extensions.map { ExtensionFacts(oid: $0.oid.description, isCritical: $0.critical, isWellFormed: Self.decodes($0)) },
+            extendedKeyUsage: Self.extendedKeyUsage(extensions),
+            authorityKeyIdentifierHasKeyIdentifier: extensions[oid: .X509ExtensionID.authorityKeyIdentifier].map { _ in
+                ((try? extensions.authorityKeyIdentifier)??.keyIdentifier) != nil
+            },
+            subjectCommonNames: certificate.subject.flatMap { $0 }.filter { $0.type == .RDNAttributeType.commonName }.map {
+                String($0.value)
+            },
+            subjectIsEmpty: certificate.subject.allSatisfy { $0.isEmpty }, issuerIsEmpty: certificate.issuer.allSatisfy { $0.isEmpty },
+            isSelfIssued: certificate.subject == certificate.issuer,
+            subjectAltNameIsEmpty: subjectAltName.map { !Self.isNonEmptySequence($0.value) && (try? DER.parse($0.value)) != nil } ?? false,
+            signatureAlgorithmsMatch: Self.signatureAlgorithmsMatch(certificate),
+            subjectAltDNSNames: Self.subjectAltNames(extensions).compactMap {
+                guard case .dnsName(let name) = $0 else { return nil }
+                return Self.printable(name)
+            },
+            subjectAltIPAddresses: Self.subjectAltNames(extensions).compactMap {
+                guard case .ipAddress(let address) = $0 else { return nil }
+                return Array(address.bytes)
+            },
+            nameConstraints: extensions[oid: .X509ExtensionID.nameConstraints].map(Self.nameConstraints))
+    }
+
+    private static func subjectAltNames(_ extensions: Certificate.Extensions) -> [GeneralName] {
+        ((try? extensions.subjectAlternativeNames) ?? nil).map(Array.init) ?? []
+    }
+
+    private static func extendedKeyUsage(_ extensions: Certificate.Extensions) -> [String]? {
+        guard extensions[oid: .X509ExtensionID.extendedKeyUsage] != nil else { return nil }
+        // An undecodable extendedKeyUsage is present with no purposes, as OpenSSL reads it.
+        guard let usages = (try? extensions.extendedKeyUsage) ?? nil else { return [] }
+        return usages.map { ASN1ObjectIdentifier($0).description }
+    }
+
+    /// Text of printable ASCII only: anything else (an embedded NUL included) is `nil`, as the OpenSSL adapter reads it.
+    private static func printable(_ name: String) -> String? {
+        name.utf8.allSatisfy { (0x21...0x7e).contains($0) } ? name : nil
+    }
+
+    // MARK: Keys
+
+    /// The serial number and key of a certificate swift-certificates cannot parse (a key it does not support, a
+    /// negative serial), read from its DER, for ``ProfileRules/refusal(ofUnparsed:anchorIsPublic:)``; `nil` when even
+    /// those cannot be read.
+    public static func unparsed(der: [UInt8], depth: Int) -> CertificateFacts? {
+        try? DER.sequence(try DER.parse(der), identifier: .sequence) { certificate in
+            guard let tbs = certificate.next() else { return nil }
+            return try DER.sequence(tbs, identifier: .sequence) { fields -> CertificateFacts? in
+                var field = fields.next()
+                if field?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { field = fields.next() }
+                guard let serial = field, serial.identifier == .integer, case .primitive(let octets) = serial.content else { return nil }
+                for _ in 0..<4 { _ = fields.next() }  // signature, issuer, validity, subject
+                guard let spki = fields.next() else { return nil }
+                while fields.next() != nil {}  // SwiftASN1 refuses a sequence whose nodes were not all read
+                return CertificateFacts(depth: depth, serialNumber: Array(octets), publicKey: publicKey(spki: spki))
+            }.map { facts in
+                while certificate.next() != nil {}
+                return facts
+            }
+        } ?? nil
+    }
+
+    private static func publicKey(_ certificate: Certificate) -> PublicKeyFacts {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(certificate.publicKey)) != nil, let spki = try? DER.parse(serializer.serializedBytes) else {
+            return .unreadable
+        }
+        return publicKey(spki: spki)
+    }
+
+    private static func publicKey(spki: ASN1Node) -> PublicKeyFacts {
+        (try? DER.sequence(spki, identifier: .sequence) { nodes -> PublicKeyFacts in
+            let (algorithm, parameters) = try DER.sequence(nodes.next() ?? spki, identifier: .sequence) { inner in
+                (try ASN1ObjectIdentifier(derEncoded: &inner), inner.next())
+            }
+            let key = try ASN1BitString(derEncoded: &nodes)
+            switch algorithm.description {
+            case "1.2.840.113549.1.1.1": return .rsa(bits: try rsaModulusBits(Array(key.bytes)))
+            case "1.2.840.10045.2.1":
+                guard let parameters, let curve = try? ASN1ObjectIdentifier(derEncoded: parameters) else { return .ec(curve: nil) }
+                return .ec(curve: curveNames[curve.description] ?? curve.description)
+            case "1.3.101.112": return .ed25519
+            case "1.3.101.113": return .ed448
+            case "1.2.840.10040.4.1": return .dsa
+            case let other: return .other(algorithm: other)
+            }
+        }) ?? .unreadable
+    }
+
+    /// basicConstraints read from its DER: swift-certificates refuses a pathLenConstraint beside cA=FALSE, which the
+    /// x509-strict rule must see.
+    private static func basicConstraints(_ value: ArraySlice<UInt8>) -> (isCA: Bool, pathLength: Int?)? {
+        try? DER.sequence(try DER.parse(value), identifier: .sequence) { nodes in
+            var node = nodes.next()
+            var isCA = false
+            if let flag = node, flag.identifier == .boolean {
+                isCA = try Bool(derEncoded: flag)
+                node = nodes.next()
+            }
+            return (isCA, try node.map { try Int(derEncoded: $0) })
+        }
+    }
+
+    /// Whether the algorithm outside the signed part is the one inside it (swift-certificates parses both, checks neither).
+    private static func signatureAlgorithmsMatch(_ certificate: Certificate) -> Bool {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(certificate)) != nil, let root = try? DER.parse(serializer.serializedBytes) else { return false }
+        return
+            (try? DER.sequence(root, identifier: .sequence) { nodes -> Bool in
+                guard let tbs = nodes.next(), let outer = nodes.next() else { return false }
+                while nodes.next() != nil {}  // SwiftASN1 refuses a sequence whose nodes were not all read
+                let inner = try DER.sequence(tbs, identifier: .sequence) { fields -> ASN1Node? in
+                    var field = fields.next()
+                    if field?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) { field = fields.next() }
+                    let algorithm = fields.next()
+                    while fields.next() != nil {}
+                    return algorithm
+                }
+                return inner.map { Array($0.encodedBytes) == Array(outer.encodedBytes) } ?? false
+            }) ?? false
+    }
+
+    /// OpenSSL's short names of the named curves, which the key-strength rule reads.
+    private static let curveNames = [
+        "1.2.840.10045.3.1.7": "prime256v1", "1.3.132.0.34": "secp384r1", "1.3.132.0.35": "secp521r1", "1.3.132.0.10": "secp256k1",
+        "1.2.840.10045.3.1.1": "prime192v1", "1.3.132.0.33": "secp224r1",
+    ]
+
+    /// A positive integer's magnitude (swift-certificates keeps a serial number so) as DER's content octets, the form
+    /// the OpenSSL adapter reads: a leading zero octet where the high bit is set, one zero octet for zero.
+    private static func derContent(ofMagnitude magnitude: ArraySlice<UInt8>) -> [UInt8] {
+        let significant = magnitude.drop { $0 == 0 }
+        guard let first = significant.first else { return [0] }
+        return first & 0x80 != 0 ? [0] + significant : Array(significant)
+    }
+
+    /// The size of an RSAPublicKey's modulus in bits, leading zero bits not counted.
+    private static func rsaModulusBits(_ der: [UInt8]) throws -> Int {
+        let modulus = try DER.sequence(try DER.parse(der), identifier: .sequence) { nodes -> ArraySlice<UInt8> in
+            guard let node = nodes.next(), node.identifier == .integer, case .primitive(let octets) = node.content else {
+                throw ASN1Error.invalidASN1Object(reason: "RSAPublicKey modulus")
+            }
+            while nodes.next() != nil {}
+            return octets
+        }
+        let significant = modulus.drop { $0 == 0 }
+        guard let first = significant.first else { return 0 }
+        return significant.count * 8 - first.leadingZeroBitCount
+    }
+
+    // MARK: Extensions
+
+    /// Whether an extension's value decodes as its definition says: swift-certificates' type where it has one, the
+    /// never-empty sequences of RFC 5280 by their shape, any other extension OpenSSL knows as well-formed DER.
+    private static func decodes(_ ext: Certificate.Extension) -> Bool {
+        switch ext.oid.description {
+        case "2.5.29.17": return (try? SubjectAlternativeNames(ext)) != nil
+        // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
+        case "2.5.29.19": return basicConstraints(ext.value) != nil
+        case "2.5.29.15": return (try? KeyUsage(ext)) != nil
+        case "2.5.29.37": return (try? ExtendedKeyUsage(ext)) != nil
+        case "2.5.29.35": return (try? AuthorityKeyIdentifier(ext)) != nil
+        case "2.5.29.14": return (try? SubjectKeyIdentifier(ext)) != nil
+        // Neither subtree is a structure OpenSSL decodes (the constraint-extensions rule refuses it); swift-certificates does not.
+        case "2.5.29.30": return nameConstraints(ext) != .malformed
+        case "1.3.6.1.5.5.7.1.1", "2.5.29.31", "2.5.29.32": return isNonEmptySequence(ext.value)
+        case let oid where ExtensionFacts.isKnownToOpenSSL(oid): return (try? DER.parse(ext.value)) != nil
+        default: return true
+        }
+    }
+
+    private static func isNonEmptySequence(_ value: ArraySlice<UInt8>) -> Bool {
+        guard let node = try? DER.parse(value), node.identifier == .sequence, case .constructed(let children) = node.content else {
+            return false
+        }
+        var iterator = children.makeIterator()
+        return iterator.next() != nil
+    }
+
+    // MARK: Name constraints
+
+    /// The nameConstraints extension read from its DER, distances included (swift-certificates drops them).
+    private static func nameConstraints(_ ext: Certificate.Extension) -> NameConstraintsFacts {
+        guard let root = try? DER.parse(ext.value),
+            let subtrees = try? DER.sequence(
+                root, identifier: .sequence,
+                { nodes -> NameConstraintSubtrees in
+                    let permitted = try DER.optionalImplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) {
+                        try bases($0)
+                    }
+                    let excluded = try DER.optionalImplicitlyTagged(&nodes, tagNumber: 1, tagClass: .contextSpecific) {
+                        try bases($0)
+                    }
+                    return NameConstraintSubtrees(permitted: permitted ?? [], excluded: excluded ?? [])
+                })
+        else { return .malformed }
+        return .decoded(subtrees)
+    }
+
+    private static func bases(_ node: ASN1Node) throws -> [NameConstraintSubtrees.Base] {
+        guard case .constructed(let subtrees) = node.content else { throw ASN1Error.invalidASN1Object(reason: "GeneralSubtrees") }
+        return try subtrees.map { subtree in
+            try DER.sequence(subtree, identifier: .sequence) { nodes in
+                guard let nameNode = nodes.next() else { throw ASN1Error.invalidASN1Object(reason: "GeneralSubtree") }
+                let name = try GeneralName(derEncoded: nameNode)
+                // RFC 5280: minimum MUST be zero and maximum MUST be absent.
+                let minimum = try DER.optionalImplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) {
+                    try Int(derEncoded: $0, withIdentifier: $0.identifier)
+                }
+                let hasMaximum = nodes.next() != nil
+                let wellFormed = (minimum ?? 0) == 0 && !hasMaximum
+                switch name {
+                case .dnsName(let text): return wellFormed ? .dns(printable(text) ?? "\u{0}") : .other(wellFormed: false)
+                case .ipAddress(let octets):
+                    let bytes = Array(octets.bytes)
+                    guard wellFormed, bytes.count == 8 || bytes.count == 32 else { return .other(wellFormed: false) }
+                    return .ip(address: Array(bytes[0..<bytes.count / 2]), mask: Array(bytes[(bytes.count / 2)...]))
+                default: return .other(wellFormed: wellFormed)
+                }
+            }
+        }
+    }
+}

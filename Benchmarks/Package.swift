@@ -8,6 +8,8 @@ let validationProfiles = Context.environment["BENCH_VALIDATION_PROFILES"] == "1"
 let revocation = Context.environment["BENCH_REVOCATION"] == "1"
 // ... and this when it has `Configuration.resumesTLSSessions`, for the full-handshake contender of the resumption row.
 let resumption = Context.environment["BENCH_RESUMPTION"] == "1"
+// The NIO stack's --profile needs NIONetworkStack.Configuration.validationProfile (Scripts/bench checks the tree).
+let nioValidationProfiles = Context.environment["BENCH_NIO_VALIDATION_PROFILES"] == "1"
 
 let package = Package(
     name: "Benchmarks",
@@ -39,6 +41,7 @@ let package = Package(
             swiftSettings: (validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : [])
                 + (revocation ? [.define("BENCH_REVOCATION")] : [])
                 + (resumption ? [.define("BENCH_RESUMPTION")] : [])
+                + (nioValidationProfiles ? [.define("BENCH_NIO_VALIDATION_PROFILES")] : [])
         ),
     ]
 )

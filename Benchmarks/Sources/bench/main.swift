@@ -186,6 +186,9 @@ func pinningHandler(_ plan: Plan, _ options: RunCommand) throws -> (any Authenti
 func makeNIOStack(_ plan: Plan, _ options: RunCommand) throws -> NIONetworkStack {
     var configuration = NIONetworkStack.Configuration()
     configuration.trustRoots = try .only(pemFiles: [plan.cafile])
+    #if BENCH_NIO_VALIDATION_PROFILES
+    if options.profile == .compatible { configuration.validationProfile = .compatible }
+    #endif
     return NIONetworkStack(configuration: configuration, authenticationChallengeHandler: try pinningHandler(plan, options), retryQueue: .global())
 }
 
@@ -435,7 +438,10 @@ struct RunCommand: ParsableCommand {
         guard seconds >= 0, seconds.isFinite else { throw ValidationError("--seconds needs 0 or more seconds, not \(seconds)") }
         guard (clientCert == nil) == (clientKey == nil) else { throw ValidationError("--client-cert and --client-key go together") }
         #if !BENCH_VALIDATION_PROFILES
-        if profile != nil { throw ValidationError("--profile: this tree has no Configuration.validationProfile") }
+        if profile != nil, client != .nio { throw ValidationError("--profile: this tree has no Configuration.validationProfile") }
+        #endif
+        #if !BENCH_NIO_VALIDATION_PROFILES
+        if profile != nil, client == .nio { throw ValidationError("--profile: this tree's NIO stack has no Configuration.validationProfile") }
         #endif
         #if !BENCH_RESUMPTION
         if fullHandshakes { throw ValidationError("--full-handshakes: this tree has no Configuration.resumesTLSSessions") }

@@ -40,6 +40,15 @@ let package = Package(
             .product(name: "NetworkCore", package: "PinnedNetwork"),
         ], path: "Sources/NIOConformance"),
 
+        // MARK: The differential check of the two stacks' certificate facts: a libFuzzer target under -D FUZZING
+        // (NIOStack/Scripts/fuzz), a replay of the files it is given otherwise.
+        .executableTarget(name: "facts-fuzz", dependencies: [
+            "NIOStack",
+            .product(name: "CertificateRules", package: "PinnedNetwork"),
+            .product(name: "Reference", package: "PinnedNetwork"),
+            .product(name: "X509", package: "swift-certificates"),
+        ], path: "Fuzz/CertificateFacts"),
+
         .testTarget(name: "NIOStackTests", dependencies: [
             "NIOStack",
             .product(name: "CertificateRules", package: "PinnedNetwork"),

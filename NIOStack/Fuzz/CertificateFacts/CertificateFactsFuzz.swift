@@ -4,21 +4,23 @@ import NIOStack
 import Reference
 import X509
 
-/// The differential check of the two stacks' readings of a certificate: the facts OpenSSL gives (the reference stack)
-/// and the facts swift-certificates and SwiftASN1 give (the NIO stack) must be equal, so that one set of rules gives
-/// one verdict. For a certificate swift-certificates cannot parse, the serial number and key the NIO stack then reads
-/// from the DER must be OpenSSL's. A certificate OpenSSL refuses is no input: the reference stack never judges it.
+/// The differential check of the two stacks' readings of a certificate: where OpenSSL (the reference stack) and
+/// swift-certificates (the NIO stack) both parse it, the facts each stack reads must be equal, so that one set of rules
+/// gives one verdict. A certificate either library refuses is refused by that stack whatever its facts (the NIO stack
+/// only looks for the profile's reason in its serial and key), so only the reading of it must end; one with an
+/// extension that does not decode is refused by both, so only their readings of its extensions must agree.
 enum FactsDifference {
     /// What differs, or `nil` when the readings agree.
     static func of(_ der: [UInt8]) -> String? {
-        guard let openSSL = CertificateFacts(openSSLDER: der, depth: 0) else { return nil }
         guard let certificate = try? Certificate(derEncoded: der) else {
-            guard let unparsed = CertificateFacts.unparsed(der: der, depth: 0) else { return nil }
-            if unparsed.serialNumber == openSSL.serialNumber, unparsed.publicKey == openSSL.publicKey { return nil }
-            return
-                "unparsed: serial \(unparsed.serialNumber) key \(unparsed.publicKey); OpenSSL: serial \(openSSL.serialNumber) key \(openSSL.publicKey)"
+            _ = CertificateFacts.unparsed(der: der, depth: 0)
+            return nil
         }
+        guard let openSSL = CertificateFacts(openSSLDER: der, depth: 0) else { return nil }
         let swift = CertificateFacts(swiftCertificates: certificate, depth: 0)
+        // An extension that does not decode is refused by both stacks (the extension-encoding rule; OpenSSL's own
+        // check first on the reference stack), whatever else is read: then only the extensions must agree.
+        if swift.extensions == openSSL.extensions, swift.extensions.contains(where: { !$0.isWellFormed }) { return nil }
         guard swift != openSSL else { return nil }
         let left = Mirror(reflecting: swift).children
         let right = Array(Mirror(reflecting: openSSL).children)
@@ -28,20 +30,34 @@ enum FactsDifference {
     }
 }
 
-#if FUZZING
-/// libFuzzer's entry point (`NIOStack/Scripts/fuzz`): a disagreement stops the run with the input saved.
+/// libFuzzer's driver, started from this executable's own entry point (SwiftPM names the entry point of an executable
+/// target itself, so libFuzzer's `main` is never linked).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// One fuzzer input: a disagreement stops the run with the input saved. (libFuzzer's runtime also links it by this name.)
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzCertificateFacts(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     if let difference = FactsDifference.of(Array(UnsafeBufferPointer(start: data, count: size))) {
         preconditionFailure("the stacks read different facts: \(difference)")
     }
     return 0
 }
-#else
-/// Without the fuzzer: replays the files named (a corpus, or a finding the fuzzer saved) and prints each disagreement.
+
+/// Under `-D FUZZING` (NIOStack/Scripts/fuzz) libFuzzer's driver; otherwise a replay of the files named (a corpus, or a
+/// finding the fuzzer saved), printing each disagreement.
 @main
-struct FactsFuzzReplay {
+struct FactsFuzz {
     static func main() throws {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, fuzzOne))
+        #else
         var differences = 0
         for path in CommandLine.arguments.dropFirst() {
             let der = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -52,6 +68,6 @@ struct FactsFuzzReplay {
         }
         print("\(CommandLine.arguments.count - 1) inputs, \(differences) disagreements")
         if differences > 0 { exit(1) }
+        #endif
     }
 }
-#endif

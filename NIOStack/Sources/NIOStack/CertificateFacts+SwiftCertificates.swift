@@ -13,13 +13,15 @@ extension CertificateFacts {
         let basicConstraints = extensions[oid: .X509ExtensionID.basicConstraints].flatMap { Self.basicConstraints($0.value) }
         let isCA = basicConstraints?.isCA ?? false
         let keyUsage = extensions[oid: .X509ExtensionID.keyUsage].map { _ in ((try? extensions.keyUsage) ?? nil)?.keyCertSign ?? false }
-        let subjectAltName = extensions[oid: .X509ExtensionID.subjectAlternativeName]
+        let subjectAltNames = extensions[oid: .X509ExtensionID.subjectAlternativeName].flatMap { Self.subjectAltNames($0.value) }
         self.init(
             depth: depth, version: certificate.version == .v1 ? 1 : 3, isCA: isCA,
             // OpenSSL reads a pathLenConstraint beside cA=FALSE as 0: the facts say so on both stacks.
             pathLengthConstraint: basicConstraints?.pathLength.map { isCA ? $0 : 0 }, keyUsageAllowsCertificateSigning: keyUsage,
             serialNumber: Self.derContent(ofMagnitude: certificate.serialNumber.bytes), publicKey: Self.publicKey(certificate),
-            extensions: extensions.map { ExtensionFacts(oid: $0.oid.description, isCritical: $0.critical, isWellFormed: Self.decodes($0)) },
+            extensions: extensions.map {
+                ExtensionFacts(oid: Self.dotted($0.oid), isCritical: $0.critical, isWellFormed: Self.decodes($0))
+            },
             extendedKeyUsage: Self.extendedKeyUsage(extensions),
             authorityKeyIdentifierHasKeyIdentifier: extensions[oid: .X509ExtensionID.authorityKeyIdentifier].map { _ in
                 ((try? extensions.authorityKeyIdentifier)??.keyIdentifier) != nil
@@ -29,28 +31,61 @@ extension CertificateFacts {
             },
             subjectIsEmpty: certificate.subject.allSatisfy { $0.isEmpty }, issuerIsEmpty: certificate.issuer.allSatisfy { $0.isEmpty },
             isSelfIssued: certificate.subject == certificate.issuer,
-            subjectAltNameIsEmpty: subjectAltName.map { !Self.isNonEmptySequence($0.value) && (try? DER.parse($0.value)) != nil } ?? false,
+            subjectAltNameIsEmpty: subjectAltNames?.count == 0,
             signatureAlgorithmsMatch: Self.signatureAlgorithmsMatch(certificate),
-            subjectAltDNSNames: Self.subjectAltNames(extensions).compactMap {
-                guard case .dnsName(let name) = $0 else { return nil }
-                return Self.printable(name)
-            },
-            subjectAltIPAddresses: Self.subjectAltNames(extensions).compactMap {
-                guard case .ipAddress(let address) = $0 else { return nil }
-                return Array(address.bytes)
-            },
+            subjectAltDNSNames: subjectAltNames?.dns ?? [], subjectAltIPAddresses: subjectAltNames?.ip ?? [],
             nameConstraints: extensions[oid: .X509ExtensionID.nameConstraints].map(Self.nameConstraints))
     }
 
-    private static func subjectAltNames(_ extensions: Certificate.Extensions) -> [GeneralName] {
-        ((try? extensions.subjectAlternativeNames) ?? nil).map(Array.init) ?? []
+    /// The subjectAltName's DNS names and IP addresses read from its DER, as OpenSSL reads them: a DNS name's bytes
+    /// whatever they are (one that is not printable ASCII becomes `nil`, which the rules refuse), where
+    /// swift-certificates refuses the whole extension for one byte outside IA5. `nil` when it does not decode.
+    private static func subjectAltNames(_ value: ArraySlice<UInt8>) -> (dns: [String?], ip: [[UInt8]], count: Int)? {
+        guard let root = try? DER.parse(value), root.identifier == .sequence, case .constructed(let names) = root.content else {
+            return nil
+        }
+        var result: (dns: [String?], ip: [[UInt8]], count: Int) = ([], [], 0)
+        for name in names {
+            result.count += 1
+            guard name.identifier.tagClass == .contextSpecific else { return nil }
+            switch (name.identifier.tagNumber, name.content) {
+            case (2, .primitive(let bytes)):
+                result.dns.append(bytes.allSatisfy { (0x21...0x7e).contains($0) } ? String(decoding: bytes, as: UTF8.self) : nil)
+            case (7, .primitive(let bytes)): result.ip.append(Array(bytes))
+            case (2, .constructed), (7, .constructed): return nil
+            default: continue
+            }
+        }
+        return result
     }
 
     private static func extendedKeyUsage(_ extensions: Certificate.Extensions) -> [String]? {
         guard extensions[oid: .X509ExtensionID.extendedKeyUsage] != nil else { return nil }
         // An undecodable extendedKeyUsage is present with no purposes, as OpenSSL reads it.
         guard let usages = (try? extensions.extendedKeyUsage) ?? nil else { return [] }
-        return usages.map { ASN1ObjectIdentifier($0).description }
+        return usages.map { dotted(ASN1ObjectIdentifier($0)) }
+    }
+
+    /// An OID in dotted form as OpenSSL writes it: SwiftASN1 splits the first subidentifier by 40 alone, so an OID under
+    /// `2` with a second arc of 40 or more (`2.999.1`) would read as `27.39.1`.
+    static func dotted(_ oid: ASN1ObjectIdentifier) -> String {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(oid)) != nil, let node = try? DER.parse(serializer.serializedBytes),
+            case .primitive(let content) = node.content
+        else { return oid.description }
+        var arcs: [UInt64] = []
+        var value: UInt64 = 0
+        for byte in content {
+            guard value >> 57 == 0 else { return oid.description }  // past 64 bits: no OID a rule names
+            value = value << 7 | UInt64(byte & 0x7f)
+            if byte & 0x80 == 0 {
+                arcs.append(value)
+                value = 0
+            }
+        }
+        guard let first = arcs.first else { return oid.description }
+        let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
+        return (head + arcs.dropFirst()).map(String.init).joined(separator: ".")
     }
 
     /// Text of printable ASCII only: anything else (an embedded NUL included) is `nil`, as the OpenSSL adapter reads it.
@@ -95,11 +130,11 @@ extension CertificateFacts {
                 (try ASN1ObjectIdentifier(derEncoded: &inner), inner.next())
             }
             let key = try ASN1BitString(derEncoded: &nodes)
-            switch algorithm.description {
+            switch dotted(algorithm) {
             case "1.2.840.113549.1.1.1": return .rsa(bits: try rsaModulusBits(Array(key.bytes)))
             case "1.2.840.10045.2.1":
                 guard let parameters, let curve = try? ASN1ObjectIdentifier(derEncoded: parameters) else { return .ec(curve: nil) }
-                return .ec(curve: curveNames[curve.description] ?? curve.description)
+                return .ec(curve: curveNames[dotted(curve)] ?? dotted(curve))
             case "1.3.101.112": return .ed25519
             case "1.3.101.113": return .ed448
             case "1.2.840.10040.4.1": return .dsa
@@ -174,8 +209,8 @@ extension CertificateFacts {
     /// Whether an extension's value decodes as its definition says: swift-certificates' type where it has one, the
     /// never-empty sequences of RFC 5280 by their shape, any other extension OpenSSL knows as well-formed DER.
     private static func decodes(_ ext: Certificate.Extension) -> Bool {
-        switch ext.oid.description {
-        case "2.5.29.17": return (try? SubjectAlternativeNames(ext)) != nil
+        switch dotted(ext.oid) {
+        case "2.5.29.17": return subjectAltNames(ext.value) != nil
         // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
         case "2.5.29.19": return basicConstraints(ext.value) != nil
         case "2.5.29.15": return (try? KeyUsage(ext)) != nil

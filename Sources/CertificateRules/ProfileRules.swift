@@ -1,6 +1,6 @@
 import NetworkCore
 
-/// A ``ValidationProfile``'s own rules (beyond path validation) as one judge of a verified chain's facts, the same
+/// A `ValidationProfile`'s own rules (beyond path validation) as one judge of a verified chain's facts, the same
 /// for every stack: the reference stack hands it facts read with OpenSSL, the NIO stack facts read with
 /// swift-certificates.
 ///
@@ -22,8 +22,8 @@ public struct ProfileRules: Sendable {
     /// - Parameters:
     ///   - profile: The profile whose rules apply.
     ///   - maximumChainDepth: The most certificates above the leaf, when the profile applies
-    ///     ``ValidationRule/maximumChainDepth``; `nil` sets no limit.
-    ///   - judgesX509Strict: Whether to judge ``ValidationRule/x509Strict`` here, when the profile applies it: for a
+    ///     `ValidationRule.maximumChainDepth`; `nil` sets no limit.
+    ///   - judgesX509Strict: Whether to judge `ValidationRule.x509Strict` here, when the profile applies it: for a
     ///     stack whose path validation does not make OpenSSL's strict X.509 checks itself.
     public init(profile: ValidationProfile, maximumChainDepth: Int? = nil, judgesX509Strict: Bool = false) {
         self.profile = profile

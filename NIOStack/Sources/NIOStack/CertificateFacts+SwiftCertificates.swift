@@ -209,7 +209,12 @@ extension CertificateFacts {
     /// Whether an extension's value decodes as its definition says: swift-certificates' type where it has one, the
     /// never-empty sequences of RFC 5280 by their shape, any other extension OpenSSL knows as well-formed DER.
     private static func decodes(_ ext: Certificate.Extension) -> Bool {
-        switch dotted(ext.oid) {
+        let oid = dotted(ext.oid)
+        // OpenSSL's decoders refuse a UTF8String that is not UTF-8 and a BMPString or UniversalString of a broken
+        // length anywhere in an extension it knows (a directoryName inside an authorityKeyIdentifier, say);
+        // swift-certificates keeps them.
+        if ExtensionFacts.isKnownToOpenSSL(oid), let root = try? DER.parse(ext.value), !stringsAreWellFormed(root) { return false }
+        switch oid {
         case "2.5.29.17": return subjectAltNames(ext.value) != nil
         // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
         case "2.5.29.19": return basicConstraints(ext.value) != nil
@@ -222,6 +227,22 @@ extension CertificateFacts {
         case "1.3.6.1.5.5.7.1.1", "2.5.29.31", "2.5.29.32": return isNonEmptySequence(ext.value)
         case let oid where ExtensionFacts.isKnownToOpenSSL(oid): return (try? DER.parse(ext.value)) != nil
         default: return true
+        }
+    }
+
+    /// Whether every UTF8String, BMPString and UniversalString below a node is well formed, as OpenSSL's decoders
+    /// require.
+    private static func stringsAreWellFormed(_ node: ASN1Node) -> Bool {
+        switch node.content {
+        case .constructed(let children): return children.allSatisfy(stringsAreWellFormed)
+        case .primitive(let bytes):
+            guard node.identifier.tagClass == .universal else { return true }
+            switch node.identifier.tagNumber {
+            case 12: return String(validating: bytes, as: UTF8.self) != nil
+            case 30: return bytes.count % 2 == 0
+            case 28: return bytes.count % 4 == 0
+            default: return true
+            }
         }
     }
 

@@ -13,10 +13,8 @@ extension Catalogue {
     /// apply. Every case needs ``SubjectFeature/strictValidationProfile``: a stack that does not apply the rules SKIPs
     /// them; a stack that declares it is held to all of them (MUST).
     static var profile: [ConformanceCase] {
-        guard let fixtures = try? FixtureCatalogue.locate(),
-            let data = try? Data(contentsOf: fixtures.directory.appendingPathComponent("manifest.json")),
-            let manifest = try? JSONDecoder().decode(ProfileManifest.self, from: data)
-        else { return [] }
+        // A catalogue without them is incomplete, which a runner refuses (``CatalogueIncomplete``), never a shorter run.
+        guard let fixtures = try? FixtureCatalogue.locate(), let manifest = try? profileManifest(in: fixtures) else { return [] }
         let scenarios = manifest.scenarios.filter { $0.kind == "profile" }
         let privateRoot = scenarios.compactMap { scenario in
             privateRootVerdicts[scenario.name].map { profileCase(scenario, verdict: $0, publicRoots: false) }
@@ -33,8 +31,13 @@ extension Catalogue {
         "profile-nc-wildcard-bypass": "name-constraint-violation",
     ]
 
+    /// The profile scenarios of a catalogue's manifest.
+    static func profileManifest(in fixtures: FixtureCatalogue) throws -> ProfileManifest {
+        try JSONDecoder().decode(ProfileManifest.self, from: Data(contentsOf: fixtures.directory.appendingPathComponent("manifest.json")))
+    }
+
     /// What the conformance library needs of a profile scenario beyond ``FixtureCatalogue/Scenario``.
-    private struct ProfileManifest: Decodable {
+    struct ProfileManifest: Decodable {
         struct Scenario: Decodable {
             struct Verdict: Decodable { var expected: String; var depth: Int? }
             var name: String

@@ -87,10 +87,12 @@ extension Catalogue {
     }
 
     /// `Fixtures/bodies/zeros-100MiB-plus-1.gz`, beside the certificate catalogue, read once (the catalogue is
-    /// built again on every use); `nil` when it is missing, and its cases are then left out.
-    static let gzipBomb: Data? = {
-        guard let certificates = try? FixtureCatalogue.locate() else { return nil }
-        let file = URL(fileURLWithPath: certificates.path("../bodies/zeros-100MiB-plus-1.gz")).standardizedFileURL
-        return try? Data(contentsOf: file)
-    }()
+    /// built again on every use); `nil` when it is missing, and its cases are then left out of a catalogue that a
+    /// runner refuses as incomplete (``CatalogueIncomplete``).
+    static let gzipBomb: Data? = (try? FixtureCatalogue.locate()).flatMap { try? Data(contentsOf: gzipBombFile(of: $0)) }
+
+    /// Where the gzip bomb lies beside a certificate catalogue.
+    static func gzipBombFile(of certificates: FixtureCatalogue) -> URL {
+        URL(fileURLWithPath: certificates.path("../bodies/zeros-100MiB-plus-1.gz")).standardizedFileURL
+    }
 }

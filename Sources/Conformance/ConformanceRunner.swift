@@ -40,10 +40,12 @@ public struct ConformanceRunner<Subject: ConformanceSubject>: Sendable {
     ///   - concurrency: cases at once (default 6: cases mostly wait on sockets and timers).
     ///   - watchdog: per-case limit in seconds (default 10), shortened for a case with time limits of its own.
     ///   - grace: seconds to wait, after a completion, for one that must not come (default 0.15).
-    /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found.
+    /// - Throws: ``FixturesNotFound`` when no catalogue is given and none is found; ``CatalogueIncomplete`` when
+    ///   ``Catalogue/all`` was built without fixtures its families read (a run would silently judge fewer cases).
     public init(
         subject: Subject, fixtures: FixtureCatalogue? = nil, concurrency: Int = 6, watchdog: TimeInterval = 10, grace: TimeInterval = 0.15
     ) throws {
+        guard CatalogueIncomplete.ofCatalogue.isEmpty else { throw CatalogueIncomplete(problems: CatalogueIncomplete.ofCatalogue) }
         self.subject = subject
         self.fixtures = try fixtures ?? FixtureCatalogue.locate()
         self.concurrency = max(1, concurrency)

@@ -32,6 +32,8 @@ struct ChainValidator: Sendable {
         let certificate: Certificate
         /// The root as the user trusted it.
         let root: Certificate
+        /// The root's facts, read once.
+        let facts: CertificateFacts
         let summary: ServerCertificate
         let boringSSL: NIOSSLCertificate
     }
@@ -47,7 +49,9 @@ struct ChainValidator: Sendable {
             guard let summary = try? ParsedCertificate.summary(of: root),
                 let boringSSL = try? NIOSSLCertificate(bytes: Array(summary.der), format: .der)
             else { return nil }
-            return Anchor(certificate: standIn, root: root, summary: summary, boringSSL: boringSSL)
+            return Anchor(
+                certificate: standIn, root: root, facts: CertificateFacts(swiftCertificates: root, depth: 0), summary: summary,
+                boringSSL: boringSSL)
         }
     }
 
@@ -58,7 +62,8 @@ struct ChainValidator: Sendable {
         let result: Result<Void, ChainValidationFailure>
     }
 
-    func validate(served: [Certificate], host: String, at time: Date) async -> Outcome {
+    func validate(served parsed: [ParsedCertificate], host: String, at time: Date) async -> Outcome {
+        let served = parsed.map(\.certificate)
         guard let leaf = served.first else {
             return Outcome(verified: [], result: .failure(Self.failure(.other, code: 1, "the server sent no certificate", depth: 0)))
         }
@@ -71,7 +76,7 @@ struct ChainValidator: Sendable {
         }
         if case .validCertificate(let chain) = await full.validate(leaf: leaf, intermediates: intermediates) {
             let path = Array(chain)
-            if let refusal = Self.leafChecks(leaf, isIP: isIP) ?? profileRefusal(path, host: host) {
+            if let refusal = Self.leafChecks(leaf, isIP: isIP) ?? profileRefusal(path, served: parsed, host: host) {
                 // A profile refusal is no verified chain; a host-name failure keeps it (TRUST-4).
                 return Outcome(verified: refusal.kind == .hostnameMismatch ? path : [], result: .failure(refusal))
             }
@@ -97,14 +102,14 @@ struct ChainValidator: Sendable {
             }
             if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
             // As in the reference stack, a profile refusal outranks the host name, checked last.
-            if let refusal = profileRefusal(path, host: host) { return Outcome(verified: [], result: .failure(refusal)) }
+            if let refusal = profileRefusal(path, served: parsed, host: host) { return Outcome(verified: [], result: .failure(refusal)) }
             return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
         case .couldNotValidate(let failures):
             // RFC 5280's policy refused every path: a path on signatures alone shows whether the profile refuses it
             // first, as the reference stack's profile judges what OpenSSL's own checks let through.
             var signaturesOnly = Verifier(rootCertificates: store) { HandledExtensionsPolicy.pathOnly }
             if case .validCertificate(let chain) = await signaturesOnly.validate(leaf: leaf, intermediates: intermediates),
-                let refusal = profileRefusal(Array(chain), host: host, by: profileAfterPathValidation)
+                let refusal = profileRefusal(Array(chain), served: parsed, host: host, by: profileAfterPathValidation)
             {
                 return Outcome(verified: [], result: .failure(refusal))
             }
@@ -121,11 +126,19 @@ struct ChainValidator: Sendable {
     }
 
     /// The profile's refusal of a verified path (leaf first, anchor last) for a host, or `nil`.
-    private func profileRefusal(_ path: [Certificate], host: String, by profile: ProfileRules? = nil) -> ChainValidationFailure? {
+    private func profileRefusal(
+        _ path: [Certificate], served: [ParsedCertificate], host: String, by profile: ProfileRules? = nil
+    ) -> ChainValidationFailure? {
         let profile = profile ?? self.profile
         guard profile.judgesChains else { return nil }
-        let roots = path.map { certificate in anchors.first { $0.certificate == certificate }?.root ?? certificate }
-        let facts = roots.enumerated().map { CertificateFacts(swiftCertificates: $1, depth: $0) }
+        // Read once: a served certificate's when it was parsed (and cached), an anchor's when the stack was made.
+        let facts = path.enumerated().map { depth, certificate in
+            var facts =
+                served.first { $0.certificate == certificate }?.facts ?? anchors.first { $0.certificate == certificate }?.facts
+                ?? CertificateFacts(swiftCertificates: certificate, depth: depth)
+            facts.depth = depth
+            return facts
+        }
         // The rules read the host as the reference stack normalizes it: lowercase, no trailing dot, no IPv6 brackets.
         var normalized = host.lowercased()
         if normalized.hasSuffix(".") { normalized.removeLast() }

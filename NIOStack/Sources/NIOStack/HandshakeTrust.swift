@@ -62,7 +62,7 @@ final class HandshakeTrust: Sendable {
             return refuse(refusal.map(Refusal.chainNotTrusted) ?? .notJudged("a served certificate cannot be read: \(error)"))
         }
         let time = verificationTime ?? Date()
-        let outcome = await validator.validate(served: parsed.map(\.certificate), host: host, at: time)
+        let outcome = await validator.validate(served: parsed, host: host, at: time)
         // Each certificate of the path is a served one or a root, whose summaries and BoringSSL forms exist already.
         var verified: [(summary: ServerCertificate, boringSSL: NIOSSLCertificate)] = []
         for certificate in outcome.verified {

@@ -34,6 +34,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         switch error {
         case let failure as CommandFailure: self = failure
         case let missing as FixturesNotFound: self.init(.noInput, missing.description)
+        case let incomplete as CatalogueIncomplete: self.init(.noInput, incomplete.description)
         case let cocoa as CocoaError where [.fileNoSuchFile, .fileReadNoSuchFile].contains(cocoa.code):
             self.init(.noInput, (cocoa.filePath.map { "\($0): " } ?? "") + Self.oneLine(cocoa))
         case let cocoa as CocoaError: self.init(.io, (cocoa.filePath.map { "\($0): " } ?? "") + Self.oneLine(cocoa))

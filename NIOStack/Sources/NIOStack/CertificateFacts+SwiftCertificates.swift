@@ -30,7 +30,7 @@ extension CertificateFacts {
                 String($0.value)
             },
             subjectIsEmpty: certificate.subject.allSatisfy { $0.isEmpty }, issuerIsEmpty: certificate.issuer.allSatisfy { $0.isEmpty },
-            isSelfIssued: certificate.subject == certificate.issuer,
+            isSelfIssued: certificate.subject.isSameName(as: certificate.issuer),
             subjectAltNameIsEmpty: subjectAltNames?.count == 0,
             signatureAlgorithmsMatch: Self.signatureAlgorithmsMatch(certificate),
             subjectAltDNSNames: subjectAltNames?.dns ?? [], subjectAltIPAddresses: subjectAltNames?.ip ?? [],
@@ -40,6 +40,21 @@ extension CertificateFacts {
     /// The subjectAltName's DNS names and IP addresses read from its DER, as OpenSSL reads them: a DNS name's bytes
     /// whatever they are (one that is not printable ASCII becomes `nil`, which the rules refuse), where
     /// swift-certificates refuses the whole extension for one byte outside IA5. `nil` when it does not decode.
+    /// Whether a GeneralName has a form OpenSSL's decoder takes: mail, DNS and URI text, an IP address and a registered
+    /// OID as primitives; otherName, x400Address, directoryName and ediPartyName constructed.
+    static func isWellFormedGeneralName(_ name: ASN1Node) -> Bool {
+        guard name.identifier.tagClass == .contextSpecific else { return false }
+        switch (name.identifier.tagNumber, name.content) {
+        case (1, .primitive), (2, .primitive), (6, .primitive), (7, .primitive), (8, .primitive), (0, .constructed), (3, .constructed),
+            (4, .constructed), (5, .constructed):
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether bytes are GeneralNames as the subjectAltName is read.
+    static func isGeneralNames(_ value: ArraySlice<UInt8>) -> Bool { subjectAltNames(value) != nil }
+
     private static func subjectAltNames(_ value: ArraySlice<UInt8>) -> (dns: [String?], ip: [[UInt8]], count: Int)? {
         guard let root = try? DER.parse(value), root.identifier == .sequence, case .constructed(let names) = root.content else {
             return nil
@@ -47,12 +62,11 @@ extension CertificateFacts {
         var result: (dns: [String?], ip: [[UInt8]], count: Int) = ([], [], 0)
         for name in names {
             result.count += 1
-            guard name.identifier.tagClass == .contextSpecific else { return nil }
+            guard isWellFormedGeneralName(name) else { return nil }
             switch (name.identifier.tagNumber, name.content) {
             case (2, .primitive(let bytes)):
                 result.dns.append(bytes.allSatisfy { (0x21...0x7e).contains($0) } ? String(decoding: bytes, as: UTF8.self) : nil)
             case (7, .primitive(let bytes)): result.ip.append(Array(bytes))
-            case (2, .constructed), (7, .constructed): return nil
             default: continue
             }
         }
@@ -86,11 +100,6 @@ extension CertificateFacts {
         guard let first = arcs.first else { return oid.description }
         let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
         return (head + arcs.dropFirst()).map(String.init).joined(separator: ".")
-    }
-
-    /// Text of printable ASCII only: anything else (an embedded NUL included) is `nil`, as the OpenSSL adapter reads it.
-    private static func printable(_ name: String) -> String? {
-        name.utf8.allSatisfy { (0x21...0x7e).contains($0) } ? name : nil
     }
 
     // MARK: Keys
@@ -150,7 +159,11 @@ extension CertificateFacts {
             var node = nodes.next()
             var isCA = false
             if let flag = node, flag.identifier == .boolean {
-                isCA = try Bool(derEncoded: flag)
+                // OpenSSL reads any non-zero octet as TRUE, as BER has it; DER's 0xFF alone would make the two disagree.
+                guard case .primitive(let octets) = flag.content, octets.count == 1 else {
+                    throw ASN1Error.invalidASN1Object(reason: "BOOLEAN")
+                }
+                isCA = octets.first != 0
                 node = nodes.next()
             }
             return (isCA, try node.map { try Int(derEncoded: $0) })
@@ -214,6 +227,7 @@ extension CertificateFacts {
         // length anywhere in an extension it knows (a directoryName inside an authorityKeyIdentifier, say);
         // swift-certificates keeps them.
         if ExtensionFacts.isKnownToOpenSSL(oid), let root = try? DER.parse(ext.value), !stringsAreWellFormed(root) { return false }
+        if let shaped = ExtensionShapes.decodes(oid: oid, value: ext.value) { return shaped }
         switch oid {
         case "2.5.29.17": return subjectAltNames(ext.value) != nil
         // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
@@ -224,7 +238,7 @@ extension CertificateFacts {
         case "2.5.29.14": return (try? SubjectKeyIdentifier(ext)) != nil
         // Neither subtree is a structure OpenSSL decodes (the constraint-extensions rule refuses it); swift-certificates does not.
         case "2.5.29.30": return nameConstraints(ext) != .malformed
-        case "1.3.6.1.5.5.7.1.1", "2.5.29.31", "2.5.29.32": return isNonEmptySequence(ext.value)
+        case "2.5.29.31", "2.5.29.32": return isNonEmptySequence(ext.value)
         case let oid where ExtensionFacts.isKnownToOpenSSL(oid): return (try? DER.parse(ext.value)) != nil
         default: return true
         }
@@ -279,17 +293,23 @@ extension CertificateFacts {
         return try subtrees.map { subtree in
             try DER.sequence(subtree, identifier: .sequence) { nodes in
                 guard let nameNode = nodes.next() else { throw ASN1Error.invalidASN1Object(reason: "GeneralSubtree") }
-                let name = try GeneralName(derEncoded: nameNode)
+                // Read as the subjectAltName's names are, and as OpenSSL reads them: a DNS base outside IA5 is a name the
+                // rules refuse, not an undecodable extension.
+                guard isWellFormedGeneralName(nameNode) else {
+                    throw ASN1Error.invalidASN1Object(reason: "GeneralName")
+                }
                 // RFC 5280: minimum MUST be zero and maximum MUST be absent.
                 let minimum = try DER.optionalImplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) {
                     try Int(derEncoded: $0, withIdentifier: $0.identifier)
                 }
                 let hasMaximum = nodes.next() != nil
                 let wellFormed = (minimum ?? 0) == 0 && !hasMaximum
-                switch name {
-                case .dnsName(let text): return wellFormed ? .dns(printable(text) ?? "\u{0}") : .other(wellFormed: false)
-                case .ipAddress(let octets):
-                    let bytes = Array(octets.bytes)
+                switch (nameNode.identifier.tagNumber, nameNode.content) {
+                case (2, .primitive(let text)):
+                    let name = text.allSatisfy { (0x21...0x7e).contains($0) } ? String(decoding: text, as: UTF8.self) : "\u{0}"
+                    return wellFormed ? .dns(name) : .other(wellFormed: false)
+                case (7, .primitive(let octets)):
+                    let bytes = Array(octets)
                     guard wellFormed, bytes.count == 8 || bytes.count == 32 else { return .other(wellFormed: false) }
                     return .ip(address: Array(bytes[0..<bytes.count / 2]), mask: Array(bytes[(bytes.count / 2)...]))
                 default: return .other(wellFormed: wellFormed)

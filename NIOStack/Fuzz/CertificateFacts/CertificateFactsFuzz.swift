@@ -20,7 +20,10 @@ enum FactsDifference {
         let swift = CertificateFacts(swiftCertificates: certificate, depth: 0)
         // An extension that does not decode is refused by both stacks (the extension-encoding rule; OpenSSL's own
         // check first on the reference stack), whatever else is read: then only the extensions must agree.
-        if swift.extensions == openSSL.extensions, swift.extensions.contains(where: { !$0.isWellFormed }) { return nil }
+        // An extension that appears twice is refused by both stacks too (each library reads a different one of the two).
+        let refusedByBoth =
+            swift.extensions.contains { !$0.isWellFormed } || Set(swift.extensions.map(\.oid)).count < swift.extensions.count
+        if swift.extensions == openSSL.extensions, refusedByBoth { return nil }
         guard swift != openSSL else { return nil }
         let left = Mirror(reflecting: swift).children
         let right = Array(Mirror(reflecting: openSSL).children)

@@ -12,7 +12,7 @@ extension CertificateFacts {
         let extensions = certificate.extensions
         let basicConstraints = extensions[oid: .X509ExtensionID.basicConstraints].flatMap { Self.basicConstraints($0.value) }
         let isCA = basicConstraints?.isCA ?? false
-        let keyUsage = extensions[oid: .X509ExtensionID.keyUsage].map { _ in ((try? extensions.keyUsage) ?? nil)?.keyCertSign ?? false }
+        let keyUsage = extensions[oid: .X509ExtensionID.keyUsage].map { ExtensionShapes.keyCertSign($0.value) }
         let subjectAltNames = extensions[oid: .X509ExtensionID.subjectAlternativeName].flatMap { Self.subjectAltNames($0.value) }
         self.init(
             depth: depth, version: certificate.version == .v1 ? 1 : 3, isCA: isCA,
@@ -23,12 +23,11 @@ extension CertificateFacts {
                 ExtensionFacts(oid: Self.dotted($0.oid), isCritical: $0.critical, isWellFormed: Self.decodes($0))
             },
             extendedKeyUsage: Self.extendedKeyUsage(extensions),
-            authorityKeyIdentifierHasKeyIdentifier: extensions[oid: .X509ExtensionID.authorityKeyIdentifier].map { _ in
-                ((try? extensions.authorityKeyIdentifier)??.keyIdentifier) != nil
+            authorityKeyIdentifierHasKeyIdentifier: extensions[oid: .X509ExtensionID.authorityKeyIdentifier].map {
+                ExtensionShapes.hasKeyIdentifier($0.value)
             },
-            subjectCommonNames: certificate.subject.flatMap { $0 }.filter { $0.type == .RDNAttributeType.commonName }.map {
-                String($0.value)
-            },
+            subjectCommonNames: certificate.subject.flatMap { $0 }.filter { $0.type == .RDNAttributeType.commonName }.map(
+                DistinguishedName.text(of:)),
             subjectIsEmpty: certificate.subject.allSatisfy { $0.isEmpty }, issuerIsEmpty: certificate.issuer.allSatisfy { $0.isEmpty },
             isSelfIssued: certificate.subject.isSameName(as: certificate.issuer),
             subjectAltNameIsEmpty: subjectAltNames?.count == 0,
@@ -74,10 +73,8 @@ extension CertificateFacts {
     }
 
     private static func extendedKeyUsage(_ extensions: Certificate.Extensions) -> [String]? {
-        guard extensions[oid: .X509ExtensionID.extendedKeyUsage] != nil else { return nil }
         // An undecodable extendedKeyUsage is present with no purposes, as OpenSSL reads it.
-        guard let usages = (try? extensions.extendedKeyUsage) ?? nil else { return [] }
-        return usages.map { dotted(ASN1ObjectIdentifier($0)) }
+        extensions[oid: .X509ExtensionID.extendedKeyUsage].map { ExtensionShapes.purposes($0.value) }
     }
 
     /// An OID in dotted form as OpenSSL writes it: SwiftASN1 splits the first subidentifier by 40 alone, so an OID under
@@ -232,13 +229,8 @@ extension CertificateFacts {
         case "2.5.29.17": return subjectAltNames(ext.value) != nil
         // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
         case "2.5.29.19": return basicConstraints(ext.value) != nil
-        case "2.5.29.15": return (try? KeyUsage(ext)) != nil
-        case "2.5.29.37": return (try? ExtendedKeyUsage(ext)) != nil
-        case "2.5.29.35": return (try? AuthorityKeyIdentifier(ext)) != nil
-        case "2.5.29.14": return (try? SubjectKeyIdentifier(ext)) != nil
         // Neither subtree is a structure OpenSSL decodes (the constraint-extensions rule refuses it); swift-certificates does not.
         case "2.5.29.30": return nameConstraints(ext) != .malformed
-        case "2.5.29.31", "2.5.29.32": return isNonEmptySequence(ext.value)
         case let oid where ExtensionFacts.isKnownToOpenSSL(oid): return (try? DER.parse(ext.value)) != nil
         default: return true
         }
@@ -258,14 +250,6 @@ extension CertificateFacts {
             default: return true
             }
         }
-    }
-
-    private static func isNonEmptySequence(_ value: ArraySlice<UInt8>) -> Bool {
-        guard let node = try? DER.parse(value), node.identifier == .sequence, case .constructed(let children) = node.content else {
-            return false
-        }
-        var iterator = children.makeIterator()
-        return iterator.next() != nil
     }
 
     // MARK: Name constraints

@@ -1,3 +1,4 @@
+import SwiftASN1
 import X509
 
 extension DistinguishedName {
@@ -32,5 +33,42 @@ extension DistinguishedName {
             result.append((0x41...0x5a).contains(byte) ? byte + 0x20 : byte)
         }
         return String(decoding: result, as: UTF8.self)
+    }
+}
+
+extension DistinguishedName {
+
+    /// An attribute's value as text, as OpenSSL's `ASN1_STRING_to_UTF8` gives it: swift-certificates reads only
+    /// PrintableString, UTF8String and IA5String, where OpenSSL also reads VisibleString, NumericString and
+    /// TeletexString (one octet a character), BMPString and UniversalString. `nil` for any other value.
+    static func text(of attribute: RelativeDistinguishedName.Attribute) -> String? {
+        if let text = String(attribute.value) { return text }
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(attribute)) != nil, let node = try? DER.parse(serializer.serializedBytes),
+            case .constructed(let fields) = node.content
+        else { return nil }
+        var iterator = fields.makeIterator()
+        _ = iterator.next()
+        guard let value = iterator.next(), value.identifier.tagClass == .universal, case .primitive(let bytes) = value.content else {
+            return nil
+        }
+        switch value.identifier.tagNumber {
+        case 12: return String(validating: bytes, as: UTF8.self)
+        case 18, 19, 20, 22, 26: return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        case 30:
+            guard bytes.count % 2 == 0 else { return nil }
+            let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+            return String(validating: units, as: UTF16.self)
+        case 28:
+            guard bytes.count % 4 == 0 else { return nil }
+            var scalars = String.UnicodeScalarView()
+            for start in stride(from: bytes.startIndex, to: bytes.endIndex, by: 4) {
+                let value = bytes[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                guard let scalar = Unicode.Scalar(value) else { return nil }
+                scalars.append(scalar)
+            }
+            return String(scalars)
+        default: return nil
+        }
     }
 }

@@ -23,13 +23,52 @@ enum ExtensionShapes {
         case generalNames
         /// One GeneralName.
         case generalName
+        /// GeneralNames under an implicit context tag.
+        case taggedGeneralNames(UInt)
+        /// An INTEGER under an implicit context tag.
+        case taggedInteger(UInt)
+        /// Any one of these.
+        case choice([Shape])
+        /// A shape under an explicit context tag.
+        case explicit(UInt, Shape)
+        /// A primitive under an implicit context tag, its contents checked as this universal type's.
+        case implicitPrimitive(UInt, ASN1Identifier)
+        /// Anything constructed under an implicit context tag.
+        case implicitConstructed(UInt)
+        /// A PolicyQualifierInfo: its OID, then the qualifier its OID defines (a CPS URI, a user notice, or anything).
+        case policyQualifier
     }
 
     private static let integer = Shape.primitive(.integer)
     private static let ia5 = Shape.primitive(.ia5String)
     private static func context(_ number: UInt) -> ASN1Identifier { ASN1Identifier(tagWithNumber: number, tagClass: .contextSpecific) }
 
+    /// RFC 5280's DisplayText: IA5String, VisibleString, BMPString or UTF8String.
+    private static let displayText = Shape.choice([
+        .primitive(.ia5String), .primitive(ASN1Identifier(tagWithNumber: 26, tagClass: .universal)),
+        .primitive(ASN1Identifier(tagWithNumber: 30, tagClass: .universal)), .primitive(.utf8String),
+    ])
+    private static let userNotice = Shape.sequence([
+        (.sequence([(displayText, false), (.sequenceOf(integer, nonEmpty: false), false)]), true), (displayText, true),
+    ])
+
+    /// A DistributionPoint: its name (full GeneralNames, or a name relative to the CRL issuer), reasons, CRL issuer.
+    private static let distributionPoint = Shape.sequence([
+        (.explicit(0, .choice([.taggedGeneralNames(0), .implicitConstructed(1)])), true),
+        (.implicitPrimitive(1, .bitString), true), (.taggedGeneralNames(2), true),
+    ])
+
     private static let shapes: [String: Shape] = [
+        "2.5.29.31": .sequenceOf(distributionPoint, nonEmpty: true),  // cRLDistributionPoints
+        "2.5.29.46": .sequenceOf(distributionPoint, nonEmpty: false),  // freshestCRL
+        // certificatePolicies: PolicyInformation (an OID, then qualifiers) at least once.
+        "2.5.29.32": .sequenceOf(
+            .sequence([(.primitive(.objectIdentifier), false), (.sequenceOf(.policyQualifier, nonEmpty: false), true)]), nonEmpty: true),
+        "2.5.29.15": .primitive(.bitString),  // keyUsage
+        "2.5.29.37": .sequenceOf(.primitive(.objectIdentifier), nonEmpty: false),  // extendedKeyUsage
+        "2.5.29.14": .primitive(.octetString),  // subjectKeyIdentifier
+        // authorityKeyIdentifier: keyIdentifier, authorityCertIssuer, authorityCertSerialNumber, each optional.
+        "2.5.29.35": .sequence([(.primitive(context(0)), true), (.taggedGeneralNames(1), true), (.taggedInteger(2), true)]),
         "2.5.29.20": integer,  // cRLNumber
         "2.5.29.27": integer,  // deltaCRLIndicator
         "2.5.29.54": integer,  // inhibitAnyPolicy
@@ -79,8 +118,65 @@ enum ExtensionShapes {
         case .generalNames:
             return CertificateFacts.isGeneralNames(node.encodedBytes)
         case .generalName:
-            return node.identifier.tagClass == .contextSpecific && node.identifier.tagNumber <= 8
+            return CertificateFacts.isWellFormedGeneralName(node)
+        case .taggedGeneralNames(let number):
+            guard node.identifier == context(number), case .constructed(let names) = node.content else { return false }
+            return names.allSatisfy(CertificateFacts.isWellFormedGeneralName)
+        case .explicit(let number, let inner):
+            guard node.identifier == context(number), case .constructed(let children) = node.content else { return false }
+            var iterator = children.makeIterator()
+            guard let only = iterator.next(), iterator.next() == nil else { return false }
+            return matches(only, inner)
+        case .implicitPrimitive(let number, let type):
+            guard node.identifier == context(number), case .primitive(let bytes) = node.content else { return false }
+            return contentIsWellFormed(bytes, type)
+        case .implicitConstructed(let number):
+            guard node.identifier == context(number), case .constructed = node.content else { return false }
+            return true
+        case .choice(let shapes):
+            return shapes.contains { matches(node, $0) }
+        case .policyQualifier:
+            guard node.identifier == .sequence, case .constructed(let fields) = node.content else { return false }
+            var iterator = fields.makeIterator()
+            guard let oid = iterator.next(), matches(oid, .primitive(.objectIdentifier)), let qualifier = iterator.next(),
+                iterator.next() == nil
+            else { return false }
+            switch (try? ASN1ObjectIdentifier(derEncoded: oid)).map(CertificateFacts.dotted) {
+            case "1.3.6.1.5.5.7.2.1": return matches(qualifier, .primitive(.ia5String))
+            case "1.3.6.1.5.5.7.2.2": return matches(qualifier, userNotice)
+            default: return true
+            }
+        case .taggedInteger(let number):
+            guard node.identifier == context(number), case .primitive(let bytes) = node.content else { return false }
+            return contentIsWellFormed(bytes, .integer)
         }
+    }
+
+    /// Whether a keyUsage value says keyCertSign, as OpenSSL reads its bits; `false` for one that does not decode.
+    static func keyCertSign(_ value: ArraySlice<UInt8>) -> Bool {
+        guard decodes(oid: "2.5.29.15", value: value) == true, let node = try? DER.parse(value), case .primitive(let bytes) = node.content,
+            bytes.count > 1
+        else { return false }
+        // The unused bits of the last octet are not bits, as OpenSSL reads them.
+        let first = bytes[bytes.index(after: bytes.startIndex)]
+        let mask: UInt8 = bytes.count == 2 ? 0xff << bytes[bytes.startIndex] : 0xff
+        return first & mask & 0x04 != 0
+    }
+
+    /// The extendedKeyUsage purposes, dotted; none for a value that does not decode, as OpenSSL reads it.
+    static func purposes(_ value: ArraySlice<UInt8>) -> [String] {
+        guard decodes(oid: "2.5.29.37", value: value) == true, let node = try? DER.parse(value), case .constructed(let oids) = node.content
+        else { return [] }
+        return oids.compactMap { (try? ASN1ObjectIdentifier(derEncoded: $0)).map(CertificateFacts.dotted) }
+    }
+
+    /// Whether an authorityKeyIdentifier carries its keyIdentifier; `false` for one that does not decode.
+    static func hasKeyIdentifier(_ value: ArraySlice<UInt8>) -> Bool {
+        guard decodes(oid: "2.5.29.35", value: value) == true, let node = try? DER.parse(value),
+            case .constructed(let fields) = node.content
+        else { return false }
+        var iterator = fields.makeIterator()
+        return iterator.next()?.identifier == context(0)
     }
 
     /// What OpenSSL's content decoders check of a primitive.

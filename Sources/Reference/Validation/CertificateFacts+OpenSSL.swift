@@ -14,19 +14,19 @@ extension CertificateFacts {
         self.init(openSSL: certificates.leaf, depth: depth)
     }
 
-    /// The facts of one certificate of a chain OpenSSL verified, read through OpenSSL's accessors.
+    /// The facts of one certificate of a chain OpenSSL verified, read through OpenSSL's accessors. basicConstraints,
+    /// keyUsage and the authorityKeyIdentifier are decoded here rather than read from OpenSSL's cache, whose readings
+    /// fall back to defaults for the whole certificate once any one extension fails to decode.
     init(openSSL x509: OpaquePointer, depth: Int) {
-        let flags = X509_get_extension_flags(x509)
-        let pathLength = X509_get_pathlen(x509)
+        let basicConstraints = Self.basicConstraints(x509)
         self.init(
-            depth: depth, version: Int(X509_get_version(x509)) + 1, isCA: flags & UInt32(EXFLAG_CA) != 0,
-            pathLengthConstraint: flags & UInt32(EXFLAG_BCONS) != 0 && pathLength >= 0 ? Int(pathLength) : nil,
-            keyUsageAllowsCertificateSigning: flags & UInt32(EXFLAG_KUSAGE) != 0
-                ? X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) != 0 : nil,
+            depth: depth, version: Int(X509_get_version(x509)) + 1, isCA: basicConstraints?.isCA ?? false,
+            pathLengthConstraint: basicConstraints?.pathLength,
+            keyUsageAllowsCertificateSigning: X509_get_ext_by_NID(x509, NID_key_usage, -1) >= 0 ? Self.keyCertSign(x509) : nil,
             serialNumber: Self.serialNumber(x509),
             publicKey: Self.publicKey(x509), extensions: Self.extensions(x509), extendedKeyUsage: Self.extendedKeyUsage(x509),
             authorityKeyIdentifierHasKeyIdentifier: X509_get_ext_by_NID(x509, NID_authority_key_identifier, -1) >= 0
-                ? X509_get0_authority_key_id(x509) != nil : nil,
+                ? Self.hasKeyIdentifier(x509) : nil,
             subjectCommonNames: Self.commonNames(x509), subjectIsEmpty: X509_NAME_entry_count(X509_get_subject_name(x509)) == 0,
             issuerIsEmpty: X509_NAME_entry_count(X509_get_issuer_name(x509)) == 0,
             isSelfIssued: X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0,
@@ -79,7 +79,7 @@ extension CertificateFacts {
     }
 
     private static func extendedKeyUsage(_ x509: OpaquePointer) -> [String]? {
-        guard X509_get_extension_flags(x509) & UInt32(EXFLAG_XKUSAGE) != 0 else { return nil }
+        guard X509_get_ext_by_NID(x509, NID_ext_key_usage, -1) >= 0 else { return nil }
         // OpenSSL flags an undecodable extendedKeyUsage as present too: its purposes are then none.
         guard let raw = X509_get_ext_d2i(x509, NID_ext_key_usage, nil, nil) else { return [] }
         let purposes = OpaquePointer(raw)
@@ -105,6 +105,31 @@ extension CertificateFacts {
             names.append(String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self))
             CRYPTO_free(utf8, #fileID, #line)
         }
+    }
+
+    /// cA, and the pathLenConstraint (read as 0 beside cA=FALSE, as OpenSSL caches it); `nil` when absent or undecodable.
+    private static func basicConstraints(_ x509: OpaquePointer) -> (isCA: Bool, pathLength: Int?)? {
+        guard let raw = X509_get_ext_d2i(x509, NID_basic_constraints, nil, nil) else { return nil }
+        let constraints = raw.assumingMemoryBound(to: BASIC_CONSTRAINTS.self)
+        defer { BASIC_CONSTRAINTS_free(constraints) }
+        let isCA = constraints.pointee.ca != 0
+        return (isCA, constraints.pointee.pathlen.map { isCA ? Int(ASN1_INTEGER_get($0)) : 0 })
+    }
+
+    /// Whether keyUsage has keyCertSign; `false` when it does not decode.
+    private static func keyCertSign(_ x509: OpaquePointer) -> Bool {
+        guard let raw = X509_get_ext_d2i(x509, NID_key_usage, nil, nil) else { return false }
+        let bits = raw.assumingMemoryBound(to: ASN1_STRING.self)
+        defer { ASN1_BIT_STRING_free(bits) }
+        return ASN1Text.bytes(bits).first.map { $0 & UInt8(KU_KEY_CERT_SIGN) != 0 } ?? false
+    }
+
+    /// Whether the authorityKeyIdentifier carries its keyIdentifier; `false` when it does not decode.
+    private static func hasKeyIdentifier(_ x509: OpaquePointer) -> Bool {
+        guard let raw = X509_get_ext_d2i(x509, NID_authority_key_identifier, nil, nil) else { return false }
+        let identifier = raw.assumingMemoryBound(to: AUTHORITY_KEYID.self)
+        defer { AUTHORITY_KEYID_free(identifier) }
+        return identifier.pointee.keyid != nil
     }
 
     private static func hasEmptySubjectAltName(_ x509: OpaquePointer) -> Bool {

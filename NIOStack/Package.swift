@@ -42,15 +42,18 @@ let package = Package(
 
         // MARK: The differential check of the two stacks' certificate facts: a libFuzzer target under -D FUZZING
         // (NIOStack/Scripts/fuzz), a replay of the files it is given otherwise.
-        .executableTarget(name: "facts-fuzz", dependencies: [
+        .target(name: "CertificateFactsDifference", dependencies: [
             "NIOStack",
             .product(name: "CertificateRules", package: "PinnedNetwork"),
             .product(name: "Reference", package: "PinnedNetwork"),
             .product(name: "X509", package: "swift-certificates"),
+        ], path: "Fuzz/CertificateFactsDifference"),
+        .executableTarget(name: "facts-fuzz", dependencies: [
+            "CertificateFactsDifference"
         ], path: "Fuzz/CertificateFacts"),
 
         .testTarget(name: "NIOStackTests", dependencies: [
-            "NIOStack",
+            "NIOStack", "CertificateFactsDifference",
             .product(name: "CertificateRules", package: "PinnedNetwork"),
             .product(name: "Reference", package: "PinnedNetwork"),
             .product(name: "X509", package: "swift-certificates"),

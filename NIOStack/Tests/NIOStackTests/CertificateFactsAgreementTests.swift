@@ -1,3 +1,4 @@
+import CertificateFactsDifference
 import CertificateRules
 import Foundation
 import NIOStack
@@ -46,6 +47,32 @@ struct CertificateFactsAgreementTests {
         }
         #expect(compared > 100)
         #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+    }
+
+    /// The inputs the differential fuzz target (NIOStack/Scripts/fuzz) stopped at: `Fuzz/findings` those the adapters
+    /// now read alike, `Fuzz/findings/open` those they do not yet.
+    private static func findings(_ folder: String) throws -> [(name: String, der: [UInt8])] {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/\(folder)")
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".der") }.sorted().map {
+            ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0))))
+        }
+    }
+
+    @Test("every disagreement the differential fuzz target found and the adapters mend reads the same on both stacks")
+    func mendedFindingsAgree() throws {
+        let findings = try Self.findings("findings")
+        #expect(findings.count >= 16)
+        for finding in findings {
+            #expect(FactsDifference.of(finding.der) == nil, "\(finding.name)")
+        }
+    }
+
+    @Test("the findings left open still differ: once one agrees, it moves to the mended ones")
+    func openFindingsStillDiffer() throws {
+        for finding in try Self.findings("findings/open") {
+            #expect(FactsDifference.of(finding.der) != nil, "\(finding.name) now agrees: move it to Fuzz/findings")
+        }
     }
 
     /// The fields that differ, swift-certificates' reading first.

@@ -1,5 +1,7 @@
 #include "COpenSSLShims.h"
 
+#include <string.h>
+
 int cshims_sk_X509_num(const STACK_OF(X509) *stack) { return stack == NULL ? 0 : sk_X509_num(stack); }
 X509 *cshims_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
 void cshims_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
@@ -64,6 +66,20 @@ int cshims_X509_EXTENSION_decodes(X509_EXTENSION *extension) {
     int ok = cursor == end;
     if (nid == NID_info_access || nid == NID_crl_distribution_points || nid == NID_certificate_policies) {
         ok = ok && OPENSSL_sk_num((const OPENSSL_STACK *)value) > 0;
+    }
+    // RFC 5280 asks for DER, and OpenSSL's decoder also takes BER (long lengths, primitive sequences, DEFAULT values
+    // written out): a value whose DER re-encoding differs from its bytes is malformed, as a DER decoder reads it.
+    if (ok && (method->it != NULL || method->i2d != NULL)) {
+        unsigned char *der = NULL;
+        int length = -1;
+        if (method->it != NULL) {
+            length = ASN1_item_i2d(value, &der, ASN1_ITEM_ptr(method->it));
+        } else if ((length = method->i2d(value, NULL)) > 0 && (der = OPENSSL_malloc((size_t)length)) != NULL) {
+            unsigned char *write = der;
+            if (method->i2d(value, &write) != length) length = -1;
+        }
+        ok = der != NULL && length == ASN1_STRING_length(data) && memcmp(der, ASN1_STRING_get0_data(data), (size_t)length) == 0;
+        OPENSSL_free(der);
     }
     if (method->it != NULL) {
         ASN1_item_free(value, ASN1_ITEM_ptr(method->it));

@@ -41,14 +41,16 @@ public struct ExtensionFacts: Sendable, Hashable {
         public static let anyExtendedKeyUsage = "2.5.29.37.0"
     }
 
-    /// Whether OpenSSL has a definition for an extension (whose value it then decodes): an adapter on another library
-    /// holds these to well-formed DER.
-    public static func isKnownToOpenSSL(_ oid: String) -> Bool { names[oid] != nil }
+    /// Whether an extension's value is judged (``isWellFormed`` says whether it is DER of its definition): the ones
+    /// RFC 5280, the CRL and OCSP profiles and the old Netscape set define, which OpenSSL decodes. Any other is opaque
+    /// to both stacks, so that their verdicts do not hang on which extensions one library happens to know.
+    public static func hasJudgedEncoding(_ oid: String) -> Bool { names[oid] != nil }
 
-    /// How refusals name an extension: OpenSSL's long name for the ones it knows (so both stacks say the same), the
+    /// How refusals name an extension: OpenSSL's long name for the judged ones (so both stacks say the same), the
     /// dotted OID for any other.
     var displayName: String { Self.names[oid] ?? oid }
 
+    /// subjectDirectoryAttributes (2.5.29.9) is not among them: OpenSSL decodes it from 3.4 on, and Debian's is 3.0.
     private static let names: [String: String] = [
         "2.5.29.14": "X509v3 Subject Key Identifier",
         "2.5.29.15": "X509v3 Key Usage",
@@ -65,7 +67,6 @@ public struct ExtensionFacts: Sendable, Hashable {
         "2.5.29.54": "X509v3 Inhibit Any Policy",
         "1.3.6.1.5.5.7.1.1": "Authority Information Access",
         "1.3.6.1.5.5.7.1.24": "TLS Feature",
-        "2.5.29.9": "X509v3 Subject Directory Attributes",
         "2.5.29.16": "X509v3 Private Key Usage Period",
         "2.5.29.46": "X509v3 Freshest CRL",
         "1.3.6.1.5.5.7.1.11": "Subject Information Access",
@@ -73,5 +74,17 @@ public struct ExtensionFacts: Sendable, Hashable {
         "1.3.6.1.4.1.11129.2.4.2": "CT Precertificate SCTs",
         "2.16.840.1.113730.1.1": "Netscape Cert Type",
         "2.16.840.1.113730.1.13": "Netscape Comment",
+        "2.16.840.1.113730.1.2": "Netscape Base Url",
+        "2.16.840.1.113730.1.3": "Netscape Revocation Url",
+        "2.16.840.1.113730.1.4": "Netscape CA Revocation Url",
+        "2.16.840.1.113730.1.7": "Netscape Renewal Url",
+        "2.16.840.1.113730.1.8": "Netscape CA Policy Url",
+        "2.16.840.1.113730.1.12": "Netscape SSL Server Name",
+        "2.5.29.20": "X509v3 CRL Number",
+        "2.5.29.21": "X509v3 CRL Reason Code",
+        "2.5.29.23": "Hold Instruction Code",
+        "2.5.29.24": "Invalidity Date",
+        "2.5.29.27": "X509v3 Delta CRL Indicator",
+        "2.5.29.29": "X509v3 Certificate Issuer",
     ]
 }

@@ -3,11 +3,12 @@ import Glibc
 #endif
 
 /// IPv4 and IPv6 literals as hosts are written (no brackets): the one parser the pinning handlers, the validation
-/// rules and the transports share, so that they agree on what is an address.
-package enum IPAddressLiteral {
+/// rules and both stacks' transports share, so that they agree on what is an address (and a transport of your own can
+/// agree with them).
+public enum IPAddressLiteral {
 
     /// The octets of an IPv4 or IPv6 literal (without brackets), or `nil` for any other name.
-    package static func bytes(of name: String) -> [UInt8]? {
+    public static func bytes(of name: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, name, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
@@ -18,7 +19,7 @@ package enum IPAddressLiteral {
     /// The text of an address's octets (4 or 16) in its one canonical form: IPv4 dotted-decimal, IPv6 as RFC 5952
     /// section 4 writes it (lowercase, no leading zeros, the longest run of two or more zero groups as `::`), which
     /// glibc's `inet_ntop` produces; `nil` for any other length.
-    package static func canonicalText(of bytes: [UInt8]) -> String? {
+    public static func canonicalText(of bytes: [UInt8]) -> String? {
         let family: Int32
         switch bytes.count {
         case 4: family = AF_INET

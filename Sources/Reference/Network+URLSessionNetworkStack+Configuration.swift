@@ -29,7 +29,7 @@ extension Network.URLSessionNetworkStack {
         /// Only GET, HEAD and POST requests follow (a 303 turns a POST into a GET); other methods (PUT, PATCH,
         /// DELETE, …) never do: their 3xx response is returned, as `Network/URLSessionError/http(_:_:_:)`,
         /// rather than replaying the method at another location. A redirect from HTTPS never goes to plain HTTP.
-        public var redirects: RedirectPolicy = .follow(maximum: 16)
+        public var redirects: RedirectPolicy = .follow(maximum: RedirectRule.defaultMaximum)
 
         /// Addresses to use for given host names and ports instead of asking DNS.
         ///

@@ -15,7 +15,7 @@ extension CertificateFacts {
         let keyUsage = extensions[oid: .X509ExtensionID.keyUsage].map { ExtensionShapes.keyCertSign($0.value) }
         let subjectAltNames = extensions[oid: .X509ExtensionID.subjectAlternativeName].flatMap { Self.subjectAltNames($0.value) }
         self.init(
-            depth: depth, version: certificate.version == .v1 ? 1 : 3, isCA: isCA,
+            depth: depth, version: Self.version(certificate.version), isCA: isCA,
             // OpenSSL reads a pathLenConstraint beside cA=FALSE as 0: the facts say so on both stacks.
             pathLengthConstraint: basicConstraints?.pathLength.map { isCA ? $0 : 0 }, keyUsageAllowsCertificateSigning: keyUsage,
             serialNumber: Self.derContent(ofMagnitude: certificate.serialNumber.bytes), publicKey: Self.publicKey(certificate),
@@ -36,24 +36,68 @@ extension CertificateFacts {
             nameConstraints: extensions[oid: .X509ExtensionID.nameConstraints].map(Self.nameConstraints))
     }
 
-    /// The subjectAltName's DNS names and IP addresses read from its DER, as OpenSSL reads them: a DNS name's bytes
-    /// whatever they are (one that is not printable ASCII becomes `nil`, which the rules refuse), where
-    /// swift-certificates refuses the whole extension for one byte outside IA5. `nil` when it does not decode.
+    /// The version's number (1 for v1), v2 and later ones included: swift-certificates names only v1 and v3, and
+    /// writes any other as `X509vN`.
+    private static func version(_ version: Certificate.Version) -> Int {
+        switch version {
+        case .v1: 1
+        case .v3: 3
+        default: Int(version.description.dropFirst("X509v".count)) ?? 0
+        }
+    }
+
     /// Whether a GeneralName has a form OpenSSL's decoder takes: mail, DNS and URI text, an IP address and a registered
-    /// OID as primitives; otherName, x400Address, directoryName and ediPartyName constructed.
+    /// OID as primitives; otherName, x400Address and ediPartyName constructed; a directoryName holding one Name.
     static func isWellFormedGeneralName(_ name: ASN1Node) -> Bool {
         guard name.identifier.tagClass == .contextSpecific else { return false }
         switch (name.identifier.tagNumber, name.content) {
         case (1, .primitive), (2, .primitive), (6, .primitive), (7, .primitive), (8, .primitive), (0, .constructed), (3, .constructed),
-            (4, .constructed), (5, .constructed):
+            (5, .constructed):
             return true
+        case (4, .constructed(let children)):
+            var iterator = children.makeIterator()
+            guard let only = iterator.next(), iterator.next() == nil else { return false }
+            return isWellFormedName(only)
         default: return false
         }
     }
 
+    /// Whether a node is a Name as OpenSSL decodes one: a SEQUENCE of SETs of (OBJECT IDENTIFIER, value), each value
+    /// of a universal type OpenSSL's directory strings take.
+    private static func isWellFormedName(_ node: ASN1Node) -> Bool {
+        guard node.identifier == .sequence, case .constructed(let relativeNames) = node.content else { return false }
+        return relativeNames.allSatisfy { relativeName in
+            guard relativeName.identifier == .set, case .constructed(let attributes) = relativeName.content else { return false }
+            return attributes.allSatisfy { attribute in
+                guard attribute.identifier == .sequence, case .constructed(let fields) = attribute.content else { return false }
+                var iterator = fields.makeIterator()
+                guard let type = iterator.next(), let value = iterator.next(), iterator.next() == nil,
+                    type.identifier == .objectIdentifier, (try? ASN1ObjectIdentifier(derEncoded: type)) != nil,
+                    value.identifier.tagClass == .universal, directoryStringTags.contains(value.identifier.tagNumber)
+                else { return false }
+                switch value.content {
+                case .constructed: return value.identifier == .sequence
+                case .primitive(let bytes) where value.identifier == .bitString:
+                    // OpenSSL's BIT STRING decoder: at most 7 unused bits, none in an empty one (the name keeps its
+                    // bytes as they came, so bits set in the padding are not re-encoded away).
+                    guard let unused = bytes.first, unused <= 7 else { return false }
+                    return bytes.count > 1 || unused == 0
+                case .primitive: return value.identifier != .sequence
+                }
+            }
+        }
+    }
+
+    /// The universal tags OpenSSL takes as an attribute's value (its B_ASN1_PRINTABLE mask): the string types, BIT
+    /// STRING, SEQUENCE, and the tags it maps to an unknown type.
+    private static let directoryStringTags: Set<UInt> = [3, 7, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 28, 29, 30]
+
     /// Whether bytes are GeneralNames as the subjectAltName is read.
     static func isGeneralNames(_ value: ArraySlice<UInt8>) -> Bool { subjectAltNames(value) != nil }
 
+    /// The subjectAltName's DNS names and IP addresses read from its DER, as OpenSSL reads them: a DNS name's bytes
+    /// whatever they are (one that is not printable ASCII becomes `nil`, which the rules refuse), where
+    /// swift-certificates refuses the whole extension for one byte outside IA5. `nil` when it does not decode.
     private static func subjectAltNames(_ value: ArraySlice<UInt8>) -> (dns: [String?], ip: [[UInt8]], count: Int)? {
         guard let root = try? DER.parse(value), root.identifier == .sequence, case .constructed(let names) = root.content else {
             return nil
@@ -151,19 +195,21 @@ extension CertificateFacts {
 
     /// basicConstraints read from its DER: swift-certificates refuses a pathLenConstraint beside cA=FALSE, which the
     /// x509-strict rule must see.
-    private static func basicConstraints(_ value: ArraySlice<UInt8>) -> (isCA: Bool, pathLength: Int?)? {
+    private static func basicConstraints(_ value: ArraySlice<UInt8>) -> (isCA: Bool, pathLength: Int?, isDER: Bool)? {
         try? DER.sequence(try DER.parse(value), identifier: .sequence) { nodes in
             var node = nodes.next()
-            var isCA = false
+            var (isCA, isDER) = (false, true)
             if let flag = node, flag.identifier == .boolean {
-                // OpenSSL reads any non-zero octet as TRUE, as BER has it; DER's 0xFF alone would make the two disagree.
+                // OpenSSL reads any non-zero octet as TRUE, as BER has it, and writes it back as it was, so the facts
+                // take it as OpenSSL does; what its DER re-encoding drops is the DEFAULT FALSE written out.
                 guard case .primitive(let octets) = flag.content, octets.count == 1 else {
                     throw ASN1Error.invalidASN1Object(reason: "BOOLEAN")
                 }
                 isCA = octets.first != 0
+                isDER = isCA
                 node = nodes.next()
             }
-            return (isCA, try node.map { try Int(derEncoded: $0) })
+            return (isCA, try node.map { try Int(derEncoded: $0) }, isDER)
         }
     }
 
@@ -223,15 +269,15 @@ extension CertificateFacts {
         // OpenSSL's decoders refuse a UTF8String that is not UTF-8 and a BMPString or UniversalString of a broken
         // length anywhere in an extension it knows (a directoryName inside an authorityKeyIdentifier, say);
         // swift-certificates keeps them.
-        if ExtensionFacts.isKnownToOpenSSL(oid), let root = try? DER.parse(ext.value), !stringsAreWellFormed(root) { return false }
+        if ExtensionFacts.hasJudgedEncoding(oid), let root = try? DER.parse(ext.value), !stringsAreWellFormed(root) { return false }
         if let shaped = ExtensionShapes.decodes(oid: oid, value: ext.value) { return shaped }
         switch oid {
         case "2.5.29.17": return subjectAltNames(ext.value) != nil
         // swift-certificates refuses a pathLenConstraint beside cA=FALSE, which OpenSSL decodes (x509-strict refuses it).
-        case "2.5.29.19": return basicConstraints(ext.value) != nil
+        case "2.5.29.19": return basicConstraints(ext.value)?.isDER == true
         // Neither subtree is a structure OpenSSL decodes (the constraint-extensions rule refuses it); swift-certificates does not.
         case "2.5.29.30": return nameConstraints(ext) != .malformed
-        case let oid where ExtensionFacts.isKnownToOpenSSL(oid): return (try? DER.parse(ext.value)) != nil
+        case let oid where ExtensionFacts.hasJudgedEncoding(oid): return (try? DER.parse(ext.value)) != nil
         default: return true
         }
     }

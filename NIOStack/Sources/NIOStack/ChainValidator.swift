@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NIOSSL
 import CertificateRules
@@ -68,7 +65,7 @@ struct ChainValidator: Sendable {
             return Outcome(verified: [], result: .failure(Self.failure(.other, code: 1, "the server sent no certificate", depth: 0)))
         }
         let intermediates = CertificateStore(served.dropFirst())
-        let isIP = Self.isIPAddress(host)
+        let isIP = IPAddressLiteral.bytes(of: host) != nil
         var full = Verifier(rootCertificates: store) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             ServerIdentityPolicy(serverHostname: isIP ? nil : host, serverIP: isIP ? host : nil)
@@ -168,12 +165,6 @@ struct ChainValidator: Sendable {
         isIP
             ? failure(.hostnameMismatch, code: 64, "IP address mismatch", depth: 0)
             : failure(.hostnameMismatch, code: 62, "hostname mismatch", depth: 0)
-    }
-
-    private static func isIPAddress(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// No path to a trusted root: the served chain says whether it ended at an untrusted root or fell short of one.

@@ -194,7 +194,7 @@ final class Exchange: Cancelable {
             end(.failure(TransportErrors.make(.badServerResponse, "the response heads are larger than 256 KiB in all", url: url)), hop: hop)
         case .failure(let error as ResponseCollector.TimedOut, _, _):
             end(.failure(TransportErrors.make(.timedOut, error.description, url: url)), hop: hop)
-        case .failure(_, _, let answered) where reused && !answered && Self.isIdempotent(request):
+        case .failure(_, _, let answered) where reused && !answered && RequestCheck.mayBeSentAgain(request):
             // The server closed the idle connection as the request went out: send it again on a new one.
             let current = state.withLock { $0.hop == hop && !$0.isDone }
             if current { self.hop(request, redirects: attempt.redirects, mayReuse: false) }
@@ -204,7 +204,10 @@ final class Exchange: Cancelable {
             let keep = head.isKeepAlive && head.status != .switchingProtocols && detach(channel, hop: hop)
             if keep { setup.pool.put(ConnectionPool.Connection(channel: channel, trust: trust), for: attempt.target.poolKey) }
             let location = head.headers.first(name: "location")
-            switch RedirectRule.decide(status: Int(head.status.code), location: location, request: request, redirects: attempt.redirects) {
+            switch RedirectRule.decide(
+                status: Int(head.status.code), location: location, request: request, redirects: attempt.redirects,
+                library: TransportErrors.library)
+            {
             case .follow(let next):
                 let current = state.withLock { $0.hop == hop && !$0.isDone }
                 if current { self.hop(next, redirects: attempt.redirects + 1) }
@@ -227,10 +230,6 @@ final class Exchange: Cancelable {
             state.pooledHop = hop
             return true
         }
-    }
-
-    private static func isIdempotent(_ request: URLRequest) -> Bool {
-        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains((request.httpMethod ?? "GET").uppercased())
     }
 
     /// Completes the fetch once: later endings (a timer, a stale hop, a cancel) are ignored.

@@ -3,8 +3,9 @@ import SwiftASN1
 
 /// The shapes OpenSSL's decoders require of the extensions it knows and swift-certificates has no type for: an
 /// extension the reference stack reads as malformed must read as malformed here too (the extension-encoding rule
-/// refuses it on both stacks). Each shape checks the tags and the contents OpenSSL's decoder checks: a minimal
-/// INTEGER, an empty NULL, a BIT STRING's unused-bit count, an OBJECT IDENTIFIER's subidentifiers.
+/// refuses it on both stacks). Each shape checks the tags and the contents OpenSSL's decoder checks, in DER as the
+/// reference stack reads them: a minimal INTEGER, an empty NULL, a BIT STRING's unused bits, an OBJECT IDENTIFIER's
+/// subidentifiers.
 enum ExtensionShapes {
 
     /// Whether an extension's value has the shape OpenSSL requires of it; `nil` for an OID without a shape here.
@@ -190,7 +191,9 @@ enum ExtensionShapes {
         case .null: return bytes.isEmpty
         case .bitString:
             guard let unused = bytes.first, unused <= 7 else { return false }
-            return bytes.count > 1 || unused == 0
+            // DER: the unused bits of the last octet are zero (OpenSSL's re-encoding clears them, so the DER check differs).
+            guard let last = bytes.dropFirst().last else { return unused == 0 }
+            return last & ~(0xff << unused) == 0
         case .objectIdentifier:
             guard let last = bytes.last, last & 0x80 == 0 else { return false }
             var startsSubidentifier = true

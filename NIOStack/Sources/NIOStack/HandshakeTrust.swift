@@ -10,22 +10,12 @@ import X509
 /// why it refused, so that the fetch's `URLError` says so (``TransportErrors``).
 final class HandshakeTrust: Sendable {
 
-    /// Why a server was refused, when it was.
-    enum Refusal: Sendable {
-        /// Standard validation failed, and no handler overruled it.
-        case chainNotTrusted(ChainValidationFailure)
-        /// The handler refused.
-        case handler(ServerTrustFailure)
-        /// The server could not be judged (a certificate that does not parse).
-        case notJudged(String)
-    }
-
     private let host: String
     private let port: Int
     private let validator: ChainValidator
     private let handler: (any AuthenticationChallengeHandler)?
     private let verificationTime: Date?
-    private let refusalState = Mutex<Refusal?>(nil)
+    private let refusalState = Mutex<TrustRefusal?>(nil)
     /// What the handshake established, for the check before each request on the connection once it is reused.
     private let evidence = Mutex<
         (served: [ServerCertificate], verified: [ServerCertificate], standard: Result<Void, ChainValidationFailure>)?
@@ -40,7 +30,7 @@ final class HandshakeTrust: Sendable {
     }
 
     /// The refusal of this connection's handshake, if the server was refused.
-    var refusal: Refusal? { refusalState.withLock { $0 } }
+    var refusal: TrustRefusal? { refusalState.withLock { $0 } }
 
     /// The callback NIOSSL calls with the served chain, leaf first.
     func verify(_ served: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>) {
@@ -59,7 +49,7 @@ final class HandshakeTrust: Sendable {
             let refusal = served.enumerated().lazy.compactMap { depth, certificate in
                 (try? certificate.toDERBytes()).flatMap { self.validator.unparsedRefusal(of: $0, depth: depth) }
             }.first
-            return refuse(refusal.map(Refusal.chainNotTrusted) ?? .notJudged("a served certificate cannot be read: \(error)"))
+            return refuse(refusal.map(TrustRefusal.chainNotTrusted) ?? .notJudged("a served certificate cannot be read: \(error)"))
         }
         let time = verificationTime ?? Date()
         let outcome = await validator.validate(served: parsed, host: host, at: time)
@@ -90,7 +80,7 @@ final class HandshakeTrust: Sendable {
 
     /// The check before a request on this connection once reused: the handler is asked again, with the handshake's
     /// chains, so that a refusal holds on reused connections too (TRUST-6). `nil` when the server is still trusted.
-    func recheck() -> Refusal? {
+    func recheck() -> TrustRefusal? {
         guard let evidence = evidence.withLock({ $0 }) else { return .notJudged("the reused connection has no trust verdict") }
         let challenge = ServerTrustChallenge(
             host: host, port: port, servedChain: evidence.served, verifiedChain: evidence.verified, standardValidation: evidence.standard,
@@ -98,19 +88,12 @@ final class HandshakeTrust: Sendable {
         return judge(challenge)
     }
 
-    private func judge(_ challenge: ServerTrustChallenge) -> Refusal? {
-        switch handler?.handle(challenge) ?? .performDefaultHandling {
-        case .useCredential:
-            return nil
-        case .performDefaultHandling:
-            if case .failure(let failure) = challenge.standardValidation { return .chainNotTrusted(failure) }
-            return nil
-        case .cancelAuthenticationChallenge(let failure):
-            return .handler(failure)
-        }
+    /// The one judgement every stack of the package makes; this stack checks no revocation.
+    private func judge(_ challenge: ServerTrustChallenge) -> TrustRefusal? {
+        TrustRefusal.judging(challenge, by: handler, checksRevocation: false)
     }
 
-    private func refuse(_ refusal: Refusal) -> NIOSSLVerificationResultWithMetadata {
+    private func refuse(_ refusal: TrustRefusal) -> NIOSSLVerificationResultWithMetadata {
         refusalState.withLock { $0 = refusal }
         return .failed
     }

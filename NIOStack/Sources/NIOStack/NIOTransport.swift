@@ -19,8 +19,10 @@ public final class NIOTransport: FetchTransport {
     }
 
     public func send(_ request: URLRequest, completion: @escaping @Sendable (Network.TransportOutcome) -> Void) -> Cancelable {
-        if let refusal = RequestCheck.refusal(of: request) {
-            completion(.failure(refusal))
+        do {
+            _ = try RequestCheck.validate(request, library: TransportErrors.library)
+        } catch {
+            completion(.failure(error))
             return DummyCancelable()
         }
         let box = Mutex<ObjectIdentifier?>(nil)

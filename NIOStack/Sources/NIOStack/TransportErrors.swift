@@ -27,7 +27,7 @@ enum TransportErrors {
     ///
     /// - Parameter inHandshake: the error ended a TLS connection before its handshake finished: whatever it was (a
     ///   reset, a close, an alert), the secure connection failed.
-    static func map(_ error: any Error, refusal: HandshakeTrust.Refusal?, inHandshake: Bool = false, url: URL?) -> URLError {
+    static func map(_ error: any Error, refusal: TrustRefusal?, inHandshake: Bool = false, url: URL?) -> URLError {
         if let refusal { return map(refusal, cause: error, url: url) }
         let message = "\(error)"
         func failure(_ code: URLError.Code) -> URLError {
@@ -71,33 +71,12 @@ enum TransportErrors {
         }
     }
 
-    /// A refused server: the date codes when the chain is out of date (also when a handler refused because of it),
-    /// otherwise untrusted; a server that could not be judged failed the connection.
-    static func map(_ refusal: HandshakeTrust.Refusal, cause: (any Error)?, url: URL?) -> URLError {
+    /// A refused server, as ``TrustRefusal`` says.
+    static func map(_ refusal: TrustRefusal, cause: (any Error)?, url: URL?) -> URLError {
         let message =
             cause.map { "the TLS handshake was refused by the trust check (\($0))" }
             ?? "the reused connection was refused by the trust check"
-        switch refusal {
-        case .chainNotTrusted(let chain):
-            let code = code(for: chain)
-            return URLError(
-                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, chainValidationFailure: chain),
-                url: url)
-        case .handler(let trust):
-            let code = trust.reason.chainValidationFailure.map(code(for:)) ?? .serverCertificateUntrusted
-            return URLError(
-                code, failure: TransportFailure(library: library, code: code.rawValue, message: message, serverTrustFailure: trust),
-                url: url)
-        case .notJudged(let why):
-            return make(.secureConnectionFailed, cause.map { "\(why) (\($0))" } ?? why, url: url)
-        }
-    }
-
-    private static func code(for failure: ChainValidationFailure) -> URLError.Code {
-        switch failure.kind {
-        case .expired: return .serverCertificateHasBadDate
-        case .notYetValid: return .serverCertificateNotYetValid
-        default: return .serverCertificateUntrusted
-        }
+        return URLError(
+            refusal.code, failure: refusal.transportFailure(library: library, code: refusal.code.rawValue, message: message), url: url)
     }
 }

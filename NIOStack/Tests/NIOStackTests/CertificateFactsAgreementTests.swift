@@ -50,10 +50,11 @@ struct CertificateFactsAgreementTests {
     }
 
     /// The inputs the differential fuzz target (NIOStack/Scripts/fuzz) stopped at: `Fuzz/findings` those the adapters
-    /// now read alike, `Fuzz/findings/open` those they do not yet.
+    /// now read alike, `Fuzz/findings/open` (absent when there are none) those they do not yet.
     private static func findings(_ folder: String) throws -> [(name: String, der: [UInt8])] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fuzz/\(folder)")
+        guard folder == "findings" || FileManager.default.fileExists(atPath: directory.path) else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".der") }.sorted().map {
             ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0))))
         }
@@ -62,7 +63,7 @@ struct CertificateFactsAgreementTests {
     @Test("every disagreement the differential fuzz target found and the adapters mend reads the same on both stacks")
     func mendedFindingsAgree() throws {
         let findings = try Self.findings("findings")
-        #expect(findings.count >= 16)
+        #expect(findings.count >= 18)
         for finding in findings {
             #expect(FactsDifference.of(finding.der) == nil, "\(finding.name)")
         }

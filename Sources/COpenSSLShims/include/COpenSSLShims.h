@@ -58,7 +58,7 @@ long cshims_SSL_set_tlsext_status_ocsp_resp(SSL *ssl, unsigned char *response, l
 void *cshims_OPENSSL_memdup(const void *data, size_t length);
 
 // MARK: Extension encoding (validation profile): 1 when an extension OpenSSL knows decodes and, for the ones RFC 5280
-// defines as SEQUENCE SIZE (1..MAX) (authorityInfoAccess, cRLDistributionPoints, certificatePolicies), is not empty;
-// 0 when it does not; -1 for an extension OpenSSL has no decoder for.
+// defines as SEQUENCE SIZE (1..MAX) (authorityInfoAccess, cRLDistributionPoints, certificatePolicies), is not empty,
+// and is DER (its re-encoding is its bytes); 0 when it does not; -1 for an extension OpenSSL has no decoder for.
 int cshims_X509_EXTENSION_decodes(X509_EXTENSION *extension);
 #endif

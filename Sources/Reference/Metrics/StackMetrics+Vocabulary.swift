@@ -38,7 +38,7 @@ extension Network.URLSessionError {
     }
 }
 
-extension TrustVerdict.Refusal {
+extension TrustRefusal {
     /// The `reason` dimension of a trust refusal.
     var metricsReason: String {
         switch self {

@@ -17,17 +17,7 @@ struct CurlRequestSetup {
     private var isHTTPS: Bool { url.scheme?.lowercased() == "https" }
 
     func apply(to transfer: CurlTransfer) throws(URLError) {
-        // Header injection is refused before libcurl sees anything.
         let fields = request.allHTTPHeaderFields ?? [:]
-        if let bad = fields.first(where: { !Self.isValidHeader(name: $0.key, value: $0.value) }) {
-            throw URLError(
-                .badURL,
-                failure: TransportFailure(
-                    library: "Reference", code: 0,
-                    message:
-                        "invalid header field \(bad.key.debugDescription): names are tokens, and no name or value may hold CR, LF or NUL"),
-                url: url)
-        }
         if isHTTPS, let reason = CurlGlobal.unsupportedTLSBackend {
             throw URLError(.secureConnectionFailed, failure: TransportFailure(library: "libcurl", code: 0, message: reason), url: url)
         }
@@ -68,12 +58,10 @@ struct CurlRequestSetup {
         // libcurl keeps a custom method (PUT, DELETE, …) across every redirect, even a 303 that asks for a GET,
         // so such requests see their 3xx instead of being replayed somewhere else.
         let redirects = configuration.redirects
-        try easy.set(CURLOPT_FOLLOWLOCATION, redirects.follows && ["GET", "HEAD", "POST"].contains(method) ? 1 : 0)
+        try easy.set(CURLOPT_FOLLOWLOCATION, redirects.follows && RedirectRule.isFollowed(method: method) ? 1 : 0)
         try easy.set(CURLOPT_MAXREDIRS, redirects.maximum)
-        // Only HTTP, and a redirect never leaves TLS: a plain hop would skip the trust handler and send the
-        // request's headers (and a 307/308 body) in clear text.
         try easy.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, string: isHTTPS ? "https" : "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, string: RedirectRule.schemes(from: url.scheme ?? "http").joined(separator: ","))
         try easy.set(CURLOPT_ACCEPT_ENCODING, string: "")
         // libcurl's own default (2TLS) is HTTP/2 preferred, but setting it says so, whatever a build defaults to.
         let version = configuration.httpVersions == .http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
@@ -136,10 +124,4 @@ struct CurlRequestSetup {
         return Int(min((interval * 1000).rounded(.up), Double(Int32.max)))
     }
 
-    private static func isValidHeader(name: String, value: String) -> Bool {
-        let forbidden: Set<UInt8> = [0x0D, 0x0A, 0x00]
-        return !name.isEmpty
-            && !name.utf8.contains(where: { forbidden.contains($0) || $0 == UInt8(ascii: ":") || $0 == 0x20 || $0 == 0x09 })
-            && !value.utf8.contains(where: { forbidden.contains($0) })
-    }
 }

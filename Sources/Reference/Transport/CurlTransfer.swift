@@ -92,7 +92,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         self.loop = loop
         self.completion = completion
         isHTTPS = url.scheme?.lowercased() == "https"
-        isIdempotent = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.httpMethod ?? "GET")
+        isIdempotent = RequestCheck.mayBeSentAgain(request)
         maximumResponseSize = configuration.maximumResponseSize
         let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         idleTimeout = .milliseconds(CurlRequestSetup.milliseconds(timeout))

@@ -33,12 +33,9 @@ final class CurlTransport: FetchTransport {
             Self.log(outcome, of: request, after: ContinuousClock.now - started, to: logger)
             completion(outcome)
         }
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            let failure = TransportFailure(
-                library: "Reference", code: 0, message: "unsupported URL: \(request.url?.absoluteString ?? "none")")
-            return fail(URLError(.unsupportedURL, failure: failure, url: request.url), logged)
-        }
         do {
+            // An unsupported URL and header injection are refused before libcurl sees anything.
+            let url = try RequestCheck.validate(request, library: "Reference")
             let transfer = try CurlTransfer(
                 request: request, url: url, trust: trust, configuration: configuration, loop: loop, completion: logged)
             loop.submit(transfer)

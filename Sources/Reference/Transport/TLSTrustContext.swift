@@ -84,39 +84,24 @@ final class TLSTrustContext: Sendable {
         }
     }
 
-    /// Judges a server from what a handshake established: the handler if there is one, else standard validation.
+    /// Judges a server from what a handshake established: the handler if there is one, else standard validation
+    /// (``TrustRefusal/judging(_:by:checksRevocation:)``, as every stack of the package judges).
     func judge(_ evidence: TrustVerdict.Evidence, reused: Bool) -> TrustVerdict {
-        // Revocation is not the handler's to waive: a pin says which key a server holds, not that it is still good.
-        if case .failure(let failure) = evidence.standard, failure.kind.concernsRevocation { return standardVerdict(evidence) }
-        guard let handler else { return standardVerdict(evidence) }
         let challenge = ServerTrustChallenge(
             host: evidence.host, port: evidence.port, servedChain: evidence.served, verifiedChain: evidence.verified,
             standardValidation: evidence.standard, verificationTime: verificationTime ?? Date(), isReusedConnection: reused,
             validationProfile: profileCheck.profile)
-        switch handler.handle(challenge) {
-        case .useCredential:
-            if checksRevocation, evidence.verified.isEmpty {
-                // Revocation is checked along the verified path: one the handler accepts without it cannot be.
-                return TrustVerdict(
-                    evidence: evidence,
-                    refusal: .chainNotTrusted(
-                        ChainValidationFailure(
-                            kind: .revocationUnavailable, code: Int(X509_V_ERR_UNSPECIFIED),
-                            reason: "revocation cannot be checked on a chain that did not verify", depth: 0)))
-            }
-            logger.debug("TLS server trusted by handler", metadata: ["host": "\(evidence.host)", "reused": "\(reused)"])
-            return TrustVerdict(evidence: evidence, refusal: nil)
-        case .performDefaultHandling:
-            return standardVerdict(evidence)
-        case .cancelAuthenticationChallenge(let failure):
+        let refusal = TrustRefusal.judging(challenge, by: handler, checksRevocation: checksRevocation)
+        switch refusal {
+        case nil where handler != nil:
+            logger.debug("TLS server trusted with the handler", metadata: ["host": "\(evidence.host)", "reused": "\(reused)"])
+        case .handler(let failure):
             logger.warning("TLS server refused by handler", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
-            return TrustVerdict(evidence: evidence, refusal: .handler(failure))
+        case .chainNotTrusted(let failure):
+            logger.warning("TLS chain validation failed", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
+        default:
+            break
         }
-    }
-
-    private func standardVerdict(_ evidence: TrustVerdict.Evidence) -> TrustVerdict {
-        guard case .failure(let failure) = evidence.standard else { return TrustVerdict(evidence: evidence, refusal: nil) }
-        logger.warning("TLS chain validation failed", metadata: ["host": "\(evidence.host)", "reason": "\(failure)"])
-        return TrustVerdict(evidence: evidence, refusal: .chainNotTrusted(failure))
+        return TrustVerdict(evidence: evidence, refusal: refusal)
     }
 }

@@ -72,9 +72,10 @@ extension CertificateFacts {
     private static func extensions(_ x509: OpaquePointer) -> [ExtensionFacts] {
         (0..<X509_get_ext_count(x509)).compactMap { index in
             guard let ext = X509_get_ext(x509, index) else { return nil }
+            let oid = ASN1Text.dottedOID(X509_EXTENSION_get_object(ext))
             return ExtensionFacts(
-                oid: ASN1Text.dottedOID(X509_EXTENSION_get_object(ext)), isCritical: X509_EXTENSION_get_critical(ext) == 1,
-                isWellFormed: cshims_X509_EXTENSION_decodes(ext) != 0)
+                oid: oid, isCritical: X509_EXTENSION_get_critical(ext) == 1,
+                isWellFormed: !ExtensionFacts.hasJudgedEncoding(oid) || cshims_X509_EXTENSION_decodes(ext) == 1)
         }
     }
 

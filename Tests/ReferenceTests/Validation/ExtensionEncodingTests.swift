@@ -26,4 +26,23 @@ struct ExtensionEncodingTests {
         #expect(failure.kind == .invalidExtension)
         #expect(failure.rule == .extensionEncoding)
     }
+
+    @Test("an extension written in BER, which OpenSSL decodes, is refused as invalid-extension: a long-form length")
+    func longFormLengthIsMalformed() throws {
+        let issued = try IssuedForTests(by: "valid-ec256")
+        // The same authorityInfoAccess, its outer length written in two octets where one is DER.
+        let long = try issued.leaf("long.pem", extensions: ["authorityInfoAccess = DER:308116\(Self.accessDescription.dropFirst(4))"])
+        let failure = try #require(try Self.verify(long).failure)
+        #expect(failure.kind == .invalidExtension)
+        #expect(failure.rule == .extensionEncoding)
+    }
+
+    @Test("a basicConstraints with its DEFAULT cA=FALSE written out is refused as invalid-extension")
+    func defaultWrittenOutIsMalformed() throws {
+        let issued = try IssuedForTests(by: "valid-ec256")
+        let explicit = try issued.leaf("explicit.pem", extensions: ["basicConstraints = critical, DER:3003010100"])
+        let failure = try #require(try Self.verify(explicit).failure)
+        #expect(failure.kind == .invalidExtension)
+        #expect(failure.rule == .extensionEncoding)
+    }
 }

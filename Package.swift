@@ -60,10 +60,18 @@ let package = Package(
         // MARK: The in-process HTTPS server.
         .target(name: "MockServer", dependencies: ["COpenSSL", "COpenSSLShims", "CNghttp2"]),
 
-        // MARK: The conformance suite: catalogue, runner, reports (third parties import it). It links no stack: a
-        // third party's stack runs it without libcurl.
+        // MARK: The conformance suite. Third parties import `Conformance`, which re-exports the three below it. None
+        // links a stack: a third party's stack runs the suite without libcurl.
+        // The case model and the runner: what a case is and expects, and how one runs against a subject.
+        .target(name: "ConformanceModel", dependencies: ["NetworkCore", "Pinning", "MockServer"]),
+        // The catalogue: every case, as data.
+        .target(name: "ConformanceCatalogue", dependencies: ["ConformanceModel", "NetworkCore", "Pinning", "MockServer"]),
+        // The report formats (text, JSON, JUnit, Markdown, HTML), comparisons and the coverage document.
+        .target(name: "ConformanceReports", dependencies: ["ConformanceModel", "ConformanceCatalogue", "NetworkCore"]),
+        // The command line (`conformance run|list|compare|coverage|report|convert|soak|version`), the worker processes.
         .target(name: "Conformance", dependencies: [
-            "NetworkCore", "Pinning", "MockServer", "CHeapShims", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ConformanceModel", "ConformanceCatalogue", "ConformanceReports", "NetworkCore", "MockServer", "CHeapShims",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: The reference stack as the suite's subject.
@@ -111,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "NetworkCore", "Conformance", "ReferenceConformance", "Reference", "MockServer", "TestTraits",
+                "NetworkCore", "Conformance", "ConformanceModel", "ConformanceCatalogue", "ConformanceReports",
+                "ReferenceConformance", "Reference", "MockServer", "TestTraits",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Conformance"),

@@ -1,6 +1,8 @@
+import ConformanceModel
+
 /// The release of this package, which `conformance version` and `conformance --version` print beside the suite's
-/// version (``SuiteReport/suiteVersion-type.property``) and its report schema's
-/// (``SuiteReport/schemaVersion-type.property``).
+/// version (`SuiteReport.suiteVersion`) and its report schema's
+/// (`SuiteReport.schemaVersion`).
 ///
 /// The three move apart: the package's release grows with any change to its libraries, the suite's version with
 /// any change to the catalogue of cases, the schema's with any change to the JSON report.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Conformance
+@testable import ConformanceModel
 import Testing
 
 @Suite("A catalogue built without its fixtures is refused, never run short")

@@ -57,7 +57,7 @@ struct PackageGraphTests {
 
     @Test(
         "Conformance, Pinning and MockServer reach no libcurl target: a stack's author runs the suite without linking libcurl",
-        arguments: ["Conformance", "Pinning", "MockServer"])
+        arguments: ["Conformance", "ConformanceModel", "ConformanceCatalogue", "ConformanceReports", "Pinning", "MockServer"])
     func linksNoStack(target: String) throws {
         let graph = try TargetGraph()
         #expect(graph.dependencies[target] != nil, "no target \(target) in the manifest")

@@ -1,4 +1,6 @@
 import ArgumentParser
+import ConformanceCatalogue
+import ConformanceModel
 import Foundation
 
 /// Which cases of the catalogue a command takes: `--filter` and `--rule`, each repeatable, each a comma list, and

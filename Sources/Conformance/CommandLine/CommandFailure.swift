@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 
 /// A failure of the command that is not in how it was called: one line saying what is wrong, and the sysexits(3)

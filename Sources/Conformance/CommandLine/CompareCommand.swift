@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceReports
 
 /// `conformance compare BASELINE.json CURRENT.json`: what changed between two runs (``ReportComparison``).
 struct CompareCommand: ConformanceSubcommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 import Foundation
 
 /// The `conformance` command as a library, so that the suite runs against any subject from an executable of
@@ -27,7 +28,7 @@ public enum ConformanceCommandLine {
     /// Runs the command for one subject with the process's arguments, then exits with its status.
     ///
     /// The cases run in a worker process — this executable again — so that a subject that traps or dies of a
-    /// signal gets ``Verdict/crash`` for the case that did it and every other case its own verdict
+    /// signal gets `Verdict.crash` for the case that did it and every other case its own verdict
     /// (`--no-isolation` runs them in this process instead).
     public static func main(subject: some ConformanceSubject) -> Never {
         main(subjects: [(subject.name, subject)])

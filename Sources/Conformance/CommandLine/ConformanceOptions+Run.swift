@@ -1,4 +1,7 @@
 import ArgumentParser
+import ConformanceCatalogue
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 extension ConformanceOptions {
@@ -7,7 +10,7 @@ extension ConformanceOptions {
     /// `ExitCode(1)` when the run fails its gate (a failed MUST case, or any with `--fail-on should`).
     ///
     /// The cases run in worker processes, as in `conformance run`: this executable again, with the same arguments
-    /// and a hidden flag of its own, so a subject that traps costs one case a ``Verdict/crash`` and not
+    /// and a hidden flag of its own, so a subject that traps costs one case a `Verdict.crash` and not
     /// the run its report. Build the subject from the command's arguments alone, then, so that every worker builds
     /// the same one; and in a test, where the process is the test runner, set ``noIsolation``.
     ///

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 import Foundation
 
 /// The options of a conformance run, for a command of your own: embed them with `@OptionGroup` beside options of
@@ -39,7 +40,7 @@ public struct ConformanceOptions: ParsableArguments {
         completion: .file())
     public var output: String?
 
-    /// How many times each case runs (`--repeat`, 1 by default); a case whose runs disagree is ``Verdict/flaky``.
+    /// How many times each case runs (`--repeat`, 1 by default); a case whose runs disagree is `Verdict.flaky`.
     @Option(
         name: .customLong("repeat"), parsing: .unconditional,
         help: ArgumentHelp("Run each case N times; a case whose verdicts differ is FLAKY.", valueName: "n"))
@@ -49,7 +50,7 @@ public struct ConformanceOptions: ParsableArguments {
     @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("How many cases run at once.", valueName: "n"))
     public var jobs: Int = 6
 
-    /// Seconds a case may take before it is ``Verdict/hang`` (10 by default); a case with shorter time limits of its
+    /// Seconds a case may take before it is `Verdict.hang` (10 by default); a case with shorter time limits of its
     /// own gets a shorter watchdog.
     @Option(
         parsing: .unconditional,
@@ -104,8 +105,8 @@ public struct ConformanceOptions: ParsableArguments {
         set { selection.rule = newValue }
     }
 
-    /// The lowest level whose failure fails the run (exit status 1; `--fail-on`): ``ConformanceLevel/must`` by
-    /// default, ``ConformanceLevel/should`` to gate on every case.
+    /// The lowest level whose failure fails the run (exit status 1; `--fail-on`): `ConformanceLevel.must` by
+    /// default, `ConformanceLevel.should` to gate on every case.
     public var failOn: ConformanceLevel {
         get { failOnLevel.level }
         set { failOnLevel = FailOnLevel(newValue) }

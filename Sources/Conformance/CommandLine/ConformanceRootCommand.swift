@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 
 /// The `conformance` command: `run` (the default, so `conformance --filter X` runs), `list`, `compare`,
 /// `coverage`, `report`, `convert`, `soak` and `version`, each with its own `--help`.

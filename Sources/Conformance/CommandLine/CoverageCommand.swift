@@ -1,4 +1,7 @@
 import ArgumentParser
+import ConformanceCatalogue
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// `conformance coverage`: which cases check each rule of the spec (``CoverageDocument``).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 
 /// `--fail-on must|should`: a level as the command line spells it, in lower case.
 enum FailOnLevel: String, CaseIterable, ExpressibleByArgument {

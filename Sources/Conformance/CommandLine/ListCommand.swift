@@ -1,4 +1,7 @@
 import ArgumentParser
+import ConformanceCatalogue
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// `conformance list`: the chosen cases with their ID, level, rules, required features and title, as text or JSON.

@@ -1,4 +1,7 @@
 import ArgumentParser
+import ConformanceCatalogue
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// `conformance report --html OUT.html A.json [B.json …]`: the matrix of ``HTMLReport``, written only once it is whole.

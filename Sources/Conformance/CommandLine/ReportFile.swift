@@ -1,3 +1,5 @@
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// A JSON report given to `compare` or `report`, read with the statuses of ``CommandFailure``: a missing or

@@ -1,15 +1,17 @@
 import ArgumentParser
+import ConformanceModel
+import ConformanceReports
 import Foundation
 
 /// The formats a run's report is written in: `--format` of `conformance run` and of ``ConformanceOptions``.
 public enum ReportFormat: String, CaseIterable, Sendable, ExpressibleByArgument {
-    /// A verdict a line, a block for each case that did not pass, and the summary (``TextReport``).
+    /// A verdict a line, a block for each case that did not pass, and the summary (`TextReport`).
     case text
-    /// The versioned JSON report (``JSONReport``), the one `compare` and `report` read.
+    /// The versioned JSON report (`JSONReport`), the one `compare` and `report` read.
     case json
-    /// JUnit XML, for CI (``JUnitReport``).
+    /// JUnit XML, for CI (`JUnitReport`).
     case junit
-    /// Markdown, for people (``MarkdownReport``).
+    /// Markdown, for people (`MarkdownReport`).
     case markdown
 
     /// The report in this format, for a run whose gate is `failingOn` (JUnit marks as failures only what fails it).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 import Foundation
 
 /// `conformance soak`: a bounded soak of a subject's stack (``SoakRun``), against two MockServers in a child process

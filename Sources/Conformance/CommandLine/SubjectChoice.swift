@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceModel
 
 /// `--subject NAME`: which of the command's subjects a subcommand runs (`run`, `soak`), the first by default.
 struct SubjectChoice: ParsableArguments {

@@ -1,3 +1,4 @@
+import ConformanceModel
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)

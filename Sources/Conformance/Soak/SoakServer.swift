@@ -1,3 +1,4 @@
+import ConformanceModel
 import Foundation
 import MockServer
 

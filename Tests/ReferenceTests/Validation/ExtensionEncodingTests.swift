@@ -16,33 +16,31 @@ struct ExtensionEncodingTests {
         return verifier.verify(try ServerCertificate.certificates(pemFile: leaf) + intermediate, host: "localhost", at: time)
     }
 
+    /// Expects a leaf with this one extension refused by the extension-encoding rule.
+    private static func expectRefused(_ name: String, extension line: String) throws {
+        let issued = try IssuedForTests(by: "valid-ec256")
+        // Its files live as long as it does.
+        let failure = try withExtendedLifetime(issued) { try #require(try verify(try issued.leaf(name, extensions: [line])).failure) }
+        #expect(failure.kind == .invalidExtension)
+        #expect(failure.rule == .extensionEncoding)
+    }
+
     @Test("a well-formed authorityInfoAccess passes, and the same with one byte after it is refused as invalid-extension")
     func trailingBytesAreMalformed() throws {
         let issued = try IssuedForTests(by: "valid-ec256")
         let good = try issued.leaf("good.pem", extensions: ["authorityInfoAccess = DER:\(Self.accessDescription)"])
-        #expect(try Self.verify(good).success?.count == 3)
-        let padded = try issued.leaf("padded.pem", extensions: ["authorityInfoAccess = DER:\(Self.accessDescription)00"])
-        let failure = try #require(try Self.verify(padded).failure)
-        #expect(failure.kind == .invalidExtension)
-        #expect(failure.rule == .extensionEncoding)
+        #expect(try withExtendedLifetime(issued) { try Self.verify(good).success?.count } == 3)
+        try Self.expectRefused("padded.pem", extension: "authorityInfoAccess = DER:\(Self.accessDescription)00")
     }
 
     @Test("an extension written in BER, which OpenSSL decodes, is refused as invalid-extension: a long-form length")
     func longFormLengthIsMalformed() throws {
-        let issued = try IssuedForTests(by: "valid-ec256")
         // The same authorityInfoAccess, its outer length written in two octets where one is DER.
-        let long = try issued.leaf("long.pem", extensions: ["authorityInfoAccess = DER:308116\(Self.accessDescription.dropFirst(4))"])
-        let failure = try #require(try Self.verify(long).failure)
-        #expect(failure.kind == .invalidExtension)
-        #expect(failure.rule == .extensionEncoding)
+        try Self.expectRefused("long.pem", extension: "authorityInfoAccess = DER:308116\(Self.accessDescription.dropFirst(4))")
     }
 
     @Test("a basicConstraints with its DEFAULT cA=FALSE written out is refused as invalid-extension")
     func defaultWrittenOutIsMalformed() throws {
-        let issued = try IssuedForTests(by: "valid-ec256")
-        let explicit = try issued.leaf("explicit.pem", extensions: ["basicConstraints = critical, DER:3003010100"])
-        let failure = try #require(try Self.verify(explicit).failure)
-        #expect(failure.kind == .invalidExtension)
-        #expect(failure.rule == .extensionEncoding)
+        try Self.expectRefused("explicit.pem", extension: "basicConstraints = critical, DER:3003010100")
     }
 }

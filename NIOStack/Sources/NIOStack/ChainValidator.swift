@@ -14,6 +14,8 @@ struct ChainValidator: Sendable {
     let anchors: [Anchor]
     /// Served certificates parsed in earlier handshakes.
     let parsedCertificates = ParsedCertificateCache()
+    /// Paths accepted in earlier handshakes.
+    let verifiedPaths = VerifiedPathCache()
     /// Whether chains to these roots are judged as chains to public roots.
     let rootsArePublic: Bool
     /// The validation profile's own rules, applied to each verified path.
@@ -64,6 +66,7 @@ struct ChainValidator: Sendable {
         guard let leaf = served.first else {
             return Outcome(verified: [], result: .failure(Self.failure(.other, code: 1, "the server sent no certificate", depth: 0)))
         }
+        if let path = verifiedPaths.path(served: served, host: host, at: time) { return Outcome(verified: path, result: .success(())) }
         let intermediates = CertificateStore(served.dropFirst())
         let isIP = IPAddressLiteral.bytes(of: host) != nil
         var full = Verifier(rootCertificates: store) {
@@ -77,6 +80,7 @@ struct ChainValidator: Sendable {
                 // A profile refusal is no verified chain; a host-name failure keeps it (TRUST-4).
                 return Outcome(verified: refusal.kind == .hostnameMismatch ? path : [], result: .failure(refusal))
             }
+            verifiedPaths.keep(path, served: served, host: host)
             return Outcome(verified: path, result: .success(()))
         }
         // Which check failed: build the path again with neither dates nor the host name, then look at each.

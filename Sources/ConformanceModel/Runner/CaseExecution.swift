@@ -5,7 +5,7 @@ import NetworkCore
 /// Runs one case against one subject, synchronously, on the calling thread (never the cooperative pool:
 /// it blocks on semaphores), and returns its verdict with the evidence.
 ///
-/// A case runs in stages: its server (``CaseServer``) and context; its handler (``CaseHandler``), which alone
+/// A case runs in stages: its server (``CaseServer``) and recorders; its handler (``CaseHandler``), which alone
 /// decides a case about a configuration error; the subject's stack, made for the case's ``StackEnvironment``;
 /// the driver of its action (``CaseAction/driver(endingAbandonedTransfers:)``), whose waits end in HANG at the
 /// case's deadline; one ``Observation``, taken once the stack is gone; and the ``Expectation`` judged on it.
@@ -57,16 +57,16 @@ struct CaseExecution<Subject: ConformanceSubject> {
         let deadline = DispatchTime.now() + limit
         let server = try CaseServer(for: testCase, fixtures: fixtures)
         defer { server.shutdown() }
-        let context = server.makeContext()
-        defer { context.endCase() }
+        let recorders = server.makeRecorders()
+        defer { recorders.handles.release() }
         let handler: (any AuthenticationChallengeHandler)?
-        switch try CaseHandler(for: testCase, fixtures: fixtures, context: context) {
+        switch try CaseHandler(for: testCase, fixtures: fixtures, handles: recorders.handles, challenges: recorders.challenges) {
         case .judged(let outcome): return Observation(outcome: outcome, journal: server.journal)
         case .made(let made): handler = made
         }
         var stack: Subject.Stack? = try makeStack(
             for: try StackEnvironment(for: testCase, server: server, handler: handler, fixtures: fixtures))
-        let waits = CaseWaits(context: context, server: server.server, deadline: deadline, limit: limit, grace: grace)
+        let waits = CaseWaits(recorders: recorders, server: server.server, deadline: deadline, limit: limit, grace: grace)
         do throws(CaseStop) {
             try act(on: &stack, waits)
         } catch {
@@ -76,7 +76,7 @@ struct CaseExecution<Subject: ConformanceSubject> {
         stack.map(subject.tearDown)
         stack = nil
         server.settle()
-        return Observation(context: context, server: server, requests: waits.allRequests(), outcomePath: testCase.action.outcomePath)
+        return Observation(recorders: recorders, server: server, requests: waits.allRequests(), outcomePath: testCase.action.outcomePath)
     }
 
     /// Stops the case, SKIP, at the first feature it needs (in name order) that the subject declared unsupported.
@@ -98,13 +98,13 @@ struct CaseExecution<Subject: ConformanceSubject> {
 
     /// Carries out the case's action with its driver.
     private func act(on stack: inout Subject.Stack?, _ waits: CaseWaits) throws(CaseStop) {
-        let resource = ResourceBuilder.resource(for: testCase.resource, context: waits.context)
+        let resource = ResourceBuilder.resource(for: testCase.resource, recorders: waits.recorders)
         let ending = testCase.expected.checks.contains { $0 == .noRetryHookAfterCancel || $0 == .exchangeStoppedAfterCancel }
         guard let driver = testCase.action.driver(endingAbandonedTransfers: ending) else {
             return try testCase.action.stackRelease.drive(&stack, resource: resource, waits)
         }
         guard let stack else { return }
-        let guarded = GuardedStack(stack, context: waits.context)
-        try driver.drive(CaseFetches(stack: guarded, resource: resource, spec: testCase.resource, context: waits.context), waits)
+        let guarded = GuardedStack(stack, completions: waits.recorders.completions)
+        try driver.drive(CaseFetches(stack: guarded, resource: resource, spec: testCase.resource, recorders: waits.recorders), waits)
     }
 }

@@ -8,8 +8,9 @@ enum CaseHandler {
     /// The case is judged on this outcome, and no stack is made.
     case judged(Outcome)
 
-    /// Makes the handler of a case; a handler that reconfigures itself gives `context` its change.
-    init(for testCase: ConformanceCase, fixtures: FixtureCatalogue, context: CaseContext) throws(CaseStop) {
+    /// Makes the handler of a case, recording each challenge it is asked; a handler that reconfigures itself gives
+    /// `handles` its change.
+    init(for testCase: ConformanceCase, fixtures: FixtureCatalogue, handles: FetchHandles, challenges: ChallengeRecorder) throws(CaseStop) {
         guard let spec = testCase.stack.handler else {
             self = .made(nil)
             return
@@ -30,8 +31,8 @@ enum CaseHandler {
             self = .judged(Outcome(kind: .success, detail: "the handler \(spec.name) was made: no configuration error"))
             return
         }
-        context.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
-        self = .made(RecordingChallengeHandler(wrapped: made, context: context))
+        handles.reconfigure = (made as? ReconfigurableChallengeHandler)?.reconfigure
+        self = .made(RecordingChallengeHandler(wrapped: made, challenges: challenges))
     }
 
     /// The name a configuration error is expected by: its type and case (`PinningPolicyValidationError.invalidPins`),

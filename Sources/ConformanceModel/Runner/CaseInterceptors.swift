@@ -4,27 +4,27 @@ import FoundationNetworking
 #endif
 import NetworkCore
 
-/// Records every hook into the case context and answers failures with scripted actions.
+/// Records every hook and answers failures with scripted actions.
 final class RecordingInterceptor: URLSessionResourceInterceptor {
     let name: String
     let actions: Locked<[Retry.Action]>
-    let context: CaseContext
+    let hooks: HookRecorder
 
-    init(name: String, actions: [Retry.Action], context: CaseContext) {
+    init(name: String, actions: [Retry.Action], hooks: HookRecorder) {
         self.name = name
         self.actions = Locked(actions)
-        self.context = context
+        self.hooks = hooks
     }
 
     func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
         -> Cancelable
     {
-        context.record(HookEvent(interceptor: name, hook: "make", taskIdentifier: nil, retryCount: -1, totalDelay: 0))
+        hooks.record(HookEvent(interceptor: name, hook: "make", taskIdentifier: nil, retryCount: -1, totalDelay: 0))
         return handler(result)
     }
 
     func interceptScheduledTask(withIdentifier taskIdentifier: Int, request: URLRequest, retryState: Retry.State) {
-        context.record(
+        hooks.record(
             HookEvent(
                 interceptor: name, hook: "scheduled", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
                 totalDelay: retryState.totalDelay))
@@ -33,7 +33,7 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
     func interceptSuccessfulTask(
         withIdentifier taskIdentifier: Int, request: URLRequest, data: Data, response: URLResponse, retryState: Retry.State
     ) {
-        context.record(
+        hooks.record(
             HookEvent(
                 interceptor: name, hook: "success", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
                 totalDelay: retryState.totalDelay))
@@ -44,7 +44,7 @@ final class RecordingInterceptor: URLSessionResourceInterceptor {
         retryState: Retry.State
     ) -> Retry.Action {
         let action = actions.withLock { $0.isEmpty ? Retry.Action.none : $0.removeFirst() }
-        context.record(
+        hooks.record(
             HookEvent(
                 interceptor: name, hook: "failure", taskIdentifier: taskIdentifier, retryCount: retryState.retryCount,
                 totalDelay: retryState.totalDelay))
@@ -92,14 +92,14 @@ struct RecoveringInterceptor: URLSessionResourceInterceptor {
     }
 }
 
-/// Keeps its make-request hook's handler in the case's context and answers nothing (the runner answers late).
+/// Keeps its make-request hook's handler in the case's handles and answers nothing (the runner answers late).
 struct PendingInterceptor: URLSessionResourceInterceptor {
-    let context: CaseContext
+    let handles: FetchHandles
 
     func interceptMakeRequestResult(_ result: Result<URLRequest, Error>, handler: @escaping Network.URLSessionResource.MakeRequestHandler)
         -> Cancelable
     {
-        context.keepPendingHandler(handler)
+        handles.keepPendingHandler(handler)
         return DummyCancelable()
     }
 }
@@ -107,13 +107,13 @@ struct PendingInterceptor: URLSessionResourceInterceptor {
 /// Cancels the fetch from the failed hook, then answers an action.
 struct CancellingInterceptor: URLSessionResourceInterceptor {
     let action: Retry.Action
-    let context: CaseContext
+    let handles: FetchHandles
 
     func interceptFailedTask(
         withIdentifier taskIdentifier: Int, request: URLRequest, data: Data?, response: URLResponse?, error: Network.URLSessionError,
         retryState: Retry.State
     ) -> Retry.Action {
-        context.fetchCancelable?.cancel()
+        handles.cancelable?.cancel()
         return action
     }
 }

@@ -68,13 +68,13 @@ struct CaseServer {
     /// The journal as reports show it.
     var journal: [JournalEntry] { server.journal.map(JournalEntry.init) }
 
-    /// A context for the case whose URLs point at this server: under the script's host name over TLS (the
+    /// The case's recorders, with URLs that point at this server: under the script's host name over TLS (the
     /// name the certificate is checked against), at 127.0.0.1 for plain HTTP.
-    func makeContext() -> CaseContext {
+    func makeRecorders() -> CaseRecorders {
         let port = server.port
         let scheme = server.isTLS ? "https" : "http"
         let urlHost = server.isTLS ? (host.contains(":") ? "[\(host)]" : host) : "127.0.0.1"
-        return CaseContext(
+        return CaseRecorders(
             url: { path in URL(string: "\(scheme)://\(urlHost):\(port)\(path)")! },
             hostURL: { host, path in URL(string: "\(scheme)://\(host):\(port)\(path)")! })
     }

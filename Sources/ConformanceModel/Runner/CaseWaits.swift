@@ -5,7 +5,7 @@ import MockServer
 /// The events a case's action waits for, each until the case's deadline (a wait that runs out stops the case:
 /// HANG), and the requests taken from the server on the way, in arrival order.
 final class CaseWaits {
-    let context: CaseContext
+    let recorders: CaseRecorders
     private let server: MockServer
     private let deadline: DispatchTime
     /// The case's limit in seconds, for the hang reasons.
@@ -14,8 +14,8 @@ final class CaseWaits {
     private let grace: TimeInterval
     private var taken: [RecordedRequest] = []
 
-    init(context: CaseContext, server: MockServer, deadline: DispatchTime, limit: TimeInterval, grace: TimeInterval) {
-        self.context = context
+    init(recorders: CaseRecorders, server: MockServer, deadline: DispatchTime, limit: TimeInterval, grace: TimeInterval) {
+        self.recorders = recorders
         self.server = server
         self.deadline = deadline
         self.limit = limit
@@ -26,7 +26,9 @@ final class CaseWaits {
 
     /// One more completion, of any of the case's fetches; `stage` says which in the hang reason.
     func completion(_ stage: String) throws(CaseStop) {
-        guard context.waitForCompletion(until: deadline) else { throw .hang("no completion within \(limitText) s (\(stage))") }
+        guard recorders.completions.waitForCompletion(until: deadline) else {
+            throw .hang("no completion within \(limitText) s (\(stage))")
+        }
     }
 
     /// The next request the server reads.
@@ -51,11 +53,11 @@ final class CaseWaits {
 
     /// A recording interceptor's failed hook: the first attempt failed.
     func failedAttempt() throws(CaseStop) {
-        guard context.waitForFailureHook(until: deadline) else { throw .hang("the first attempt never failed") }
+        guard recorders.hooks.waitForFailure(until: deadline) else { throw .hang("the first attempt never failed") }
     }
 
-    /// The grace period, for a completion that must not come (the context counts one that does).
-    func graceWait() { _ = context.waitForCompletion(until: .now() + grace) }
+    /// The grace period, for a completion that must not come (the completion recorder counts one that does).
+    func graceWait() { _ = recorders.completions.waitForCompletion(until: .now() + grace) }
 
     /// Takes the requests the server has read, then waits until `moment` for one more.
     func requests(until moment: DispatchTime) {
@@ -86,6 +88,6 @@ final class CaseWaits {
     func endAbandonedTransfer() {
         if let connection = taken.last?.connectionIndex { _ = try? server.waitForClose(ofConnection: connection, timeout: .seconds(1)) }
         server.shutdown()
-        _ = context.waitForFailureHook(until: .now() + grace)
+        _ = recorders.hooks.waitForFailure(until: .now() + grace)
     }
 }

@@ -45,12 +45,12 @@ final class GuardedStack: NetworkStack {
 
     private let fetchOnce: @Sendable (Resource, @escaping FetchCompletionClosure) -> Cancelable
 
-    init<Wrapped: NetworkStack>(_ wrapped: Wrapped, context: CaseContext)
+    init<Wrapped: NetworkStack>(_ wrapped: Wrapped, completions: CompletionRecorder)
     where
         Wrapped.Resource == Network.URLSessionResource, Wrapped.Remote == Data, Wrapped.Response == URLResponse,
         Wrapped.FetchError == Network.URLSessionError
     {
-        fetchOnce = { resource, completion in wrapped.fetch(resource: resource, completion: context.once(completion)) }
+        fetchOnce = { resource, completion in wrapped.fetch(resource: resource, completion: completions.once(completion)) }
     }
 
     @discardableResult

@@ -38,16 +38,17 @@ struct Observation: Sendable {
 
     /// The observation at the end of a case, once its stack is gone and the server's connections have settled
     /// (``CaseServer/settle()``); the port in error texts is replaced by a placeholder, so that runs compare.
-    init(context: CaseContext, server: CaseServer, requests: [RecordedRequest], outcomePath: String) {
+    init(recorders: CaseRecorders, server: CaseServer, requests: [RecordedRequest], outcomePath: String) {
         let port = server.port
-        outcome = context.outcomes.last.map { $0.withStableDetail(port: port) }
-        completions = context.outcomes.count + context.extraCompletions
-        mostCompletionsOfOneFetch = context.mostCompletionsOfOneFetch
-        hookLog = context.hooks
-        hooksAfterCancel = context.hooksAfterCancel
-        priorityCalls = context.priorityCalls
-        challenges = context.challenges
-        otherOutcomes = context.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
+        let completed = recorders.completions
+        outcome = completed.outcomes.last.map { $0.withStableDetail(port: port) }
+        completions = completed.outcomes.count + completed.extraCompletions
+        mostCompletionsOfOneFetch = completed.mostCompletionsOfOneFetch
+        hookLog = recorders.hooks.hooks
+        hooksAfterCancel = recorders.hooks.hooksAfterCancel
+        priorityCalls = recorders.priority.calls
+        challenges = recorders.challenges.challenges
+        otherOutcomes = completed.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
         self.outcomePath = outcomePath
         requestArrivals = server.dispatch?.arrivals ?? []
         self.requests = requests

@@ -3,10 +3,10 @@ import NetworkCore
 /// Wraps a case's handler to record each challenge for the checks, then lets the handler decide.
 struct RecordingChallengeHandler: AuthenticationChallengeHandler {
     let wrapped: any AuthenticationChallengeHandler
-    let context: CaseContext
+    let challenges: ChallengeRecorder
 
     func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
-        context.record(challenge)
+        challenges.record(challenge)
         return wrapped.handle(challenge)
     }
 

@@ -4,18 +4,18 @@ import FoundationNetworking
 #endif
 import NetworkCore
 
-/// Turns a case's ``ResourceSpec`` into a real `URLSessionResource` wired to the case's context.
+/// Turns a case's ``ResourceSpec`` into a real `URLSessionResource` wired to the case's recorders.
 enum ResourceBuilder {
 
-    static func request(for spec: ResourceSpec, context: CaseContext) -> URLRequest {
+    static func request(for spec: ResourceSpec, recorders: CaseRecorders) -> URLRequest {
         let url: URL
         switch spec.target {
-        case .server(let path): url = context.url(path)
+        case .server(let path): url = recorders.url(path)
         // Port 1 (tcpmux) is privileged and unused on loopback: connecting is refused at once.
         case .refusedPort: url = URL(string: "http://127.0.0.1:1/")!
         case .unsupportedScheme: url = URL(string: "ftp://127.0.0.1:1/file")!
         case .otherScheme(let scheme):
-            var components = URLComponents(url: context.url("/"), resolvingAgainstBaseURL: false)!
+            var components = URLComponents(url: recorders.url("/"), resolvingAgainstBaseURL: false)!
             components.scheme = scheme
             url = components.url!
         }
@@ -29,8 +29,8 @@ enum ResourceBuilder {
     }
 
     /// The resource, making `request` (by default the spec's own) the way the spec says.
-    static func resource(for spec: ResourceSpec, context: CaseContext, request: URLRequest? = nil) -> Network.URLSessionResource {
-        let made = request ?? self.request(for: spec, context: context)
+    static func resource(for spec: ResourceSpec, recorders: CaseRecorders, request: URLRequest? = nil) -> Network.URLSessionResource {
+        let made = request ?? self.request(for: spec, recorders: recorders)
         let making: Network.BaseRequestMaking<URLRequest>
         switch spec.requestMaking {
         case .immediate:
@@ -48,7 +48,7 @@ enum ResourceBuilder {
             }
         case .pending:
             making = .init { handler in
-                context.keepPendingHandler(handler)
+                recorders.handles.keepPendingHandler(handler)
                 return DummyCancelable()
             }
         }
@@ -62,29 +62,29 @@ enum ResourceBuilder {
         case .mostPrioritary: priority = Retry.Action.mostPrioritary
         case .keepAccumulated:
             priority = { lhs, rhs in
-                context.recordPriority(lhs, rhs); return lhs
+                recorders.priority.record(lhs, rhs); return lhs
             }
         case .takeNewest:
             priority = { lhs, rhs in
-                context.recordPriority(lhs, rhs); return rhs
+                recorders.priority.record(lhs, rhs); return rhs
             }
         }
         return Network.URLSessionResource(
             baseRequestMaking: making, errorDecoding: errorDecoding,
-            interceptors: spec.interceptors.map { interceptor($0, context: context) },
+            interceptors: spec.interceptors.map { interceptor($0, recorders: recorders) },
             retryActionPriority: priority, emptyBodyStatusCodes: spec.emptyBodyStatusCodes)
     }
 
-    static func interceptor(_ spec: InterceptorSpec, context: CaseContext) -> any URLSessionResourceInterceptor {
+    static func interceptor(_ spec: InterceptorSpec, recorders: CaseRecorders) -> any URLSessionResourceInterceptor {
         switch spec {
-        case .recorder(let name, let actions): RecordingInterceptor(name: name, actions: actions, context: context)
+        case .recorder(let name, let actions): RecordingInterceptor(name: name, actions: actions, hooks: recorders.hooks)
         case .policy(let policy): self.policy(policy)
         case .setHeader(let name, let value): HeaderInterceptor(name: name, value: value)
         case .failRequest: FailingInterceptor()
-        case .recoverRequest(let path): RecoveringInterceptor(url: context.url(path))
-        case .pendingRequest: PendingInterceptor(context: context)
+        case .recoverRequest(let path): RecoveringInterceptor(url: recorders.url(path))
+        case .pendingRequest: PendingInterceptor(handles: recorders.handles)
         case .authenticator(let authenticator): SpecAuthenticator(authenticator)
-        case .cancelFetchOnFailure(let action): CancellingInterceptor(action: action, context: context)
+        case .cancelFetchOnFailure(let action): CancellingInterceptor(action: action, handles: recorders.handles)
         }
     }
 

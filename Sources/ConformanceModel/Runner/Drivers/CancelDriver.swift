@@ -6,17 +6,17 @@ struct CancelDriver: CaseDriver {
     let endsAbandonedTransfer: Bool
 
     func drive(_ fetches: CaseFetches, _ waits: CaseWaits) throws(CaseStop) {
-        let context = fetches.context
+        let recorders = fetches.recorders
         let cancelable = fetches.stack.fetch(resource: fetches.resource, completion: fetches.complete)
-        context.fetchCancelable = cancelable
+        recorders.handles.cancelable = cancelable
         switch stage {
         case .requestMaking:
             cancelable.cancel()
             try waits.completion("after cancelling during request making")
-            context.answerPendingHandler()
+            recorders.handles.answerPendingHandler(with: recorders.url("/late"))
         case .inFlight:
             try waits.request()
-            context.markCancel()
+            recorders.hooks.markCancel()
             cancelable.cancel()
             try waits.completion("after cancelling in flight")
             if endsAbandonedTransfer { waits.endAbandonedTransfer() }

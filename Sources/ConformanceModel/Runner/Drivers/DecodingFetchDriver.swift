@@ -8,14 +8,15 @@ import NetworkCore
 /// decoded name, or the failure of the fetch or of the decoding.
 struct DecodingFetchDriver: CaseDriver {
     func drive(_ fetches: CaseFetches, _ waits: CaseWaits) throws(CaseStop) {
-        let context = fetches.context
+        let completions = fetches.recorders.completions
         fetches.stack.fetchAndDecode(resource: fetches.resource, decoding: ModelDecoding<DecodedName, Data, URLResponse>.json()) { result in
             switch result {
             case .success(let value):
-                context.complete(Outcome(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: value.value.name))
-            case .failure(.decode(let error)): context.complete(Outcome(kind: .decodeFailure, detail: "\(error)"))
-            case .failure(.fetch(let error as Network.URLSessionError)): context.complete(Outcome(error))
-            case .failure(.fetch(let error)): context.complete(Outcome(kind: .noRequest, detail: "not a URLSessionError: \(error)"))
+                completions.complete(
+                    Outcome(kind: .success, status: (value.response as? HTTPURLResponse)?.statusCode, body: value.value.name))
+            case .failure(.decode(let error)): completions.complete(Outcome(kind: .decodeFailure, detail: "\(error)"))
+            case .failure(.fetch(let error as Network.URLSessionError)): completions.complete(Outcome(error))
+            case .failure(.fetch(let error)): completions.complete(Outcome(kind: .noRequest, detail: "not a URLSessionError: \(error)"))
             }
         }
         try waits.completion("fetchAndDecode")

@@ -9,11 +9,11 @@ struct HostsFetchDriver: CaseDriver {
     let hosts: [String]
 
     func drive(_ fetches: CaseFetches, _ waits: CaseWaits) throws(CaseStop) {
-        let context = fetches.context
+        let recorders = fetches.recorders
         for (index, host) in hosts.enumerated() {
-            var request = ResourceBuilder.request(for: fetches.spec, context: context)
-            request.url = context.hostURL(host, request.url?.path ?? "/")
-            let resource = ResourceBuilder.resource(for: fetches.spec, context: context, request: request)
+            var request = ResourceBuilder.request(for: fetches.spec, recorders: recorders)
+            request.url = recorders.hostURL(host, request.url?.path ?? "/")
+            let resource = ResourceBuilder.resource(for: fetches.spec, recorders: recorders, request: request)
             fetches.stack.fetch(
                 resource: resource, completion: index == hosts.count - 1 ? fetches.complete : fetches.completeOther(path: host))
             try waits.completion("the fetch of \(host), \(index + 1) of \(hosts.count)")

@@ -9,10 +9,10 @@ struct RetryWaitCancelDriver: CaseDriver {
 
     func drive(_ fetches: CaseFetches, _ waits: CaseWaits) throws(CaseStop) {
         let cancelable = fetches.stack.fetch(resource: fetches.resource, completion: fetches.complete)
-        fetches.context.fetchCancelable = cancelable
+        fetches.recorders.handles.cancelable = cancelable
         try waits.failedAttempt()
         let failed = DispatchTime.now()
-        let probe = ResourceBuilder.resource(for: ResourceSpec().with { $0.target = .server(probePath) }, context: fetches.context)
+        let probe = ResourceBuilder.resource(for: ResourceSpec().with { $0.target = .server(probePath) }, recorders: fetches.recorders)
         fetches.stack.fetch(resource: probe, completion: fetches.completeOther(path: probePath))
         try waits.completion("the probe fetch while the retry waits")
         cancelable.cancel()

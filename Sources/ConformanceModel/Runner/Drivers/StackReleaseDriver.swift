@@ -20,15 +20,16 @@ struct StackReleaseDriver {
         Stack.Resource == Network.URLSessionResource, Stack.Remote == Data, Stack.Response == URLResponse,
         Stack.FetchError == Network.URLSessionError
     {
-        let context = waits.context
+        let recorders = waits.recorders
+        let completions = recorders.completions
         let complete: @Sendable (Result<Network.Value<Data, URLResponse>, Network.URLSessionError>) -> Void = {
-            context.complete(Outcome($0))
+            completions.complete(Outcome($0))
         }
-        stack?.fetch(resource: resource, completion: context.once(complete))
+        stack?.fetch(resource: resource, completion: completions.once(complete))
         if let probePath {
             try waits.failedAttempt()
-            let probe = ResourceBuilder.resource(for: ResourceSpec().with { $0.target = .server(probePath) }, context: context)
-            stack?.fetch(resource: probe, completion: context.once { context.completeOther(Outcome($0), path: probePath) })
+            let probe = ResourceBuilder.resource(for: ResourceSpec().with { $0.target = .server(probePath) }, recorders: recorders)
+            stack?.fetch(resource: probe, completion: completions.once { completions.completeOther(Outcome($0), path: probePath) })
             try waits.completion("the probe fetch while the retry waits")
         } else {
             try waits.request()

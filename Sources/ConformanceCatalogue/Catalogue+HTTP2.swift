@@ -8,13 +8,6 @@ import NetworkCore
 
 extension Catalogue {
 
-    /// The cases whose behaviour does not depend on the protocol, run again over HTTP/2 (IDs ending `.h2`).
-    static var http2Variants: [ConformanceCase] {
-        (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning
-            + clientCertificates)
-            .compactMap(\.overHTTP2)
-    }
-
     /// What only HTTP/2 has: ALPN, refused streams and GOAWAY, stream resets, malformed responses, protocol
     /// violations and flow control.
     static var http2: [ConformanceCase] {

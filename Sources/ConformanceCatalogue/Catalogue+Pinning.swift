@@ -14,8 +14,8 @@ extension Catalogue {
     /// fixture catalogue's pins, and the expected outcome. A refusal is `url(serverCertificateUntrusted)`
     /// with the handler's reason, and the server's journal shows no request and no application byte
     /// .
-    static var pinning: [ConformanceCase] {
-        keyTypes + chainPositions + backupPins + policySelection + expiry + subdomains + bypasses + pinningTrustManager
+    static func pinning(_ fixtures: FixtureCatalogue?) -> [ConformanceCase] {
+        keyTypes + chainPositions + backupPins + policySelection + expiry + subdomains + bypasses(fixtures) + pinningTrustManager
     }
 
     /// A pin that no fixture certificate has (valid base64 of 32 bytes).

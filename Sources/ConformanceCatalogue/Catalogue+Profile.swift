@@ -13,9 +13,9 @@ extension Catalogue {
     /// then a few of them again under the same roots as private ones, where only RFC 5280's and the security rules
     /// apply. Every case needs ``SubjectFeature/strictValidationProfile``: a stack that does not apply the rules SKIPs
     /// them; a stack that declares it is held to all of them (MUST).
-    static var profile: [ConformanceCase] {
+    static func profile(_ fixtures: FixtureCatalogue?) -> [ConformanceCase] {
         // A catalogue without them is incomplete, which a runner refuses (``CatalogueIncomplete``), never a shorter run.
-        guard let fixtures = try? FixtureCatalogue.locate(), let manifest = try? fixtures.profileManifest() else { return [] }
+        guard let manifest = try? fixtures?.profileManifest() else { return [] }
         let scenarios = manifest.scenarios.filter { $0.kind == "profile" }
         let privateRoot = scenarios.compactMap { scenario in
             privateRootVerdicts[scenario.name].map { profileCase(scenario, verdict: $0, publicRoots: false) }

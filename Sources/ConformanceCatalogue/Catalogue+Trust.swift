@@ -10,12 +10,12 @@ extension Catalogue {
 
     /// Standard validation across the certificate catalogue, the challenge handler contract, and the
     /// injectable verification time. Scenarios come from `Fixtures/certs/manifest.json`.
-    static var trust: [ConformanceCase] {
+    static func trust(_ fixtures: FixtureCatalogue?) -> [ConformanceCase] {
         var cases: [ConformanceCase] = []
         // A path deeper than the reference stack's bound is refused there, but TRUST-16 asks only for paths up to 8
         // certificates above the leaf: a stack may look further (swift-certificates does), so no case judges it.
         let scenarios =
-            (try? FixtureCatalogue.locate())?.scenarios.filter { $0.kind == "chain" && $0.name != "cross-signed-past-depth-bound" } ?? []
+            fixtures?.scenarios.filter { $0.kind == "chain" && $0.name != "cross-signed-past-depth-bound" } ?? []
         for scenario in scenarios {
             let host = scenario.host ?? "localhost"
             let needsResolve = host != "localhost" && host.first?.isNumber != true
@@ -93,7 +93,7 @@ extension Catalogue {
                                 + (kind == "hostname-mismatch" ? [] : [.challenge(host: host, servedPins: nil, verifiedPins: [])])
                         )))
         }
-        cases += handlerContract + verificationTime
+        cases += handlerContract(fixtures) + verificationTime
         // The configured maximum depth: valid-two-intermediates has three certificates above its leaf.
         for (maximum, accepted) in [(3, true), (2, false)] {
             cases.append(
@@ -138,10 +138,10 @@ extension Catalogue {
         scenario.expected == "untrusted-root" && scenario.opensslVerifyError == 20 ? "unable-to-get-issuer" : scenario.expected
     }
 
-    private static var handlerContract: [ConformanceCase] {
+    private static func handlerContract(_ fixtures: FixtureCatalogue?) -> [ConformanceCase] {
         let root = ["roots/root-a.pem"]
         // Pins come from the manifest, so regenerated fixtures never stale the catalogue.
-        let ec256 = (try? FixtureCatalogue.locate())?.scenario("valid-ec256")
+        let ec256 = fixtures?.scenario("valid-ec256")
         return [
             ConformanceCase(
                 id: "trust.handler.sees-served-and-verified-chains",

@@ -15,10 +15,30 @@ public enum Catalogue {
 
     /// Every case, in a stable order. Built once: the cases are values, and building them all (with their
     /// HTTP/2 variants) is enough work that a caller filtering the catalogue case by case would notice.
-    public static let all: [ConformanceCase] =
-        errors + body + headerInjection + responseSize + transport + hostile + redirects + retry + retryTiming + priority
-        + interceptors + authentication + cancellation + trust + profile + hostSpelling + resumption + pinning + policyDepth
-        + pinningConfiguration + clientCertificates + revocation + http2 + http2Variants
+    public static let all: [ConformanceCase] = cases(reading: try? FixtureCatalogue.locate())
+
+    /// Every case, built from these fixtures (the certificate catalogue and its manifest, and the gzip bomb beside
+    /// it), which is what `all` holds when they are the ones it finds.
+    ///
+    /// - Throws: ``CatalogueIncomplete`` when a family cannot read what it needs of them: never a shorter catalogue.
+    public static func cases(from fixtures: FixtureCatalogue) throws(CatalogueIncomplete) -> [ConformanceCase] {
+        let problems = CatalogueIncomplete.problems(locating: { fixtures })
+        guard problems.isEmpty else { throw CatalogueIncomplete(problems: problems) }
+        return cases(reading: fixtures)
+    }
+
+    /// The families, those that read fixtures empty without them.
+    private static func cases(reading fixtures: FixtureCatalogue?) -> [ConformanceCase] {
+        let gzipBomb = fixtures.flatMap { try? Data(contentsOf: $0.gzipBombFile) }
+        let trust = trust(fixtures)
+        let pinning = pinning(fixtures)
+        let overHTTP2 =
+            (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning
+            + clientCertificates).compactMap(\.overHTTP2)
+        return errors + body + headerInjection + responseSize(gzipBomb: gzipBomb) + transport + hostile + redirects + retry
+            + retryTiming + priority + interceptors + authentication + cancellation + trust + profile(fixtures) + hostSpelling
+            + resumption + pinning + policyDepth + pinningConfiguration + clientCertificates + revocation + http2 + overHTTP2
+    }
 
     /// The cases whose ID matches a glob (`*` any run of characters, `?` one character); several globs
     /// separated by commas match any.

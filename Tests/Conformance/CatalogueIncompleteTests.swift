@@ -11,6 +11,15 @@ struct CatalogueIncompleteTests {
         #expect(CatalogueIncomplete.ofCatalogue.isEmpty, "\(CatalogueIncomplete.ofCatalogue)")
     }
 
+    /// A certificate catalogue folder with this repository's manifest and no `bodies` folder beside it.
+    private static func certificatesWithoutBodies() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString)/certs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manifest = try FixtureCatalogue.locate().directory.appendingPathComponent("manifest.json")
+        try FileManager.default.copyItem(at: manifest, to: folder.appendingPathComponent("manifest.json"))
+        return folder
+    }
+
     @Test("fixtures that cannot be found make the catalogue incomplete, saying where they were looked for")
     func missingCatalogueIsNamed() {
         let problems = CatalogueIncomplete.problems { throw FixturesNotFound(searched: ["/nowhere/Fixtures/certs"]) }
@@ -20,16 +29,29 @@ struct CatalogueIncompleteTests {
 
     @Test("a certificate catalogue without the gzip bomb beside it makes the catalogue incomplete, naming the file")
     func missingBodyIsNamed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString)/certs")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.certificatesWithoutBodies()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
-        let manifest = try FixtureCatalogue.locate().directory.appendingPathComponent("manifest.json")
-        try FileManager.default.copyItem(at: manifest, to: folder.appendingPathComponent("manifest.json"))
 
         let problems = CatalogueIncomplete.problems { try FixtureCatalogue(directory: folder) }
 
         #expect(problems.count == 1)
         #expect(problems.first?.hasSuffix("bodies/zeros-100MiB-plus-1.gz") == true)
+    }
+
+    @Test("the catalogue built from the fixtures it is handed holds every case of Catalogue.all, in order")
+    func builtFromFixturesHanded() throws {
+        let cases = try Catalogue.cases(from: try FixtureCatalogue.locate())
+        #expect(cases.map(\.id) == Catalogue.all.map(\.id))
+    }
+
+    @Test("fixtures without the gzip bomb beside them are refused when the catalogue is built, naming the file")
+    func buildingFromIncompleteFixturesThrows() throws {
+        let folder = try Self.certificatesWithoutBodies()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+
+        let error = #expect(throws: CatalogueIncomplete.self) { try Catalogue.cases(from: try FixtureCatalogue(directory: folder)) }
+
+        #expect(error?.problems.first?.hasSuffix("bodies/zeros-100MiB-plus-1.gz") == true)
     }
 
     @Test("a command that runs an incomplete catalogue exits 66 with the problems, as for missing fixtures")

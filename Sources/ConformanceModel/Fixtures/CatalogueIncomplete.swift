@@ -2,11 +2,16 @@ import Foundation
 
 /// The catalogue was built without fixtures some of its families read (the certificate catalogue, its manifest's
 /// profile scenarios, the gzip bomb): those families' cases are missing from `Catalogue.all`, so a run would judge
-/// less than the suite and say nothing of it. ``ConformanceRunner`` refuses to start instead.
+/// less than the suite and say nothing of it. ``ConformanceRunner`` refuses to start instead, and
+/// `Catalogue.cases(from:)` refuses to build from such fixtures.
 public struct CatalogueIncomplete: Error, Sendable, CustomStringConvertible {
 
     /// What could not be read, one line each.
     public let problems: [String]
+
+    package init(problems: [String]) {
+        self.problems = problems
+    }
 
     public var description: String {
         "the catalogue is incomplete (cases of the families that read fixtures are missing): " + problems.joined(separator: "; ")

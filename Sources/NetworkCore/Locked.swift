@@ -6,18 +6,19 @@ import Glibc
 import Synchronization
 #endif
 
-/// State behind a lock: the one lock type of the package's own code.
+/// State behind a lock: the one lock type of the package's own code, and of the NIO stack beside it.
 ///
 /// Normally a `Synchronization.Mutex`. ThreadSanitizer cannot see that mutex on Linux (it waits with futex
 /// calls TSan does not intercept), so it reports races on code that is correct; builds with
 /// `-Xswiftc -DTSAN_VISIBLE_LOCKS` (as `Scripts/sanitize` makes them) use a pthread mutex instead, which TSan
 /// understands, so that its reports are real.
-package final class Locked<State>: @unchecked Sendable {  // the state is touched only under the lock
+public final class Locked<State>: @unchecked Sendable {  // the state is touched only under the lock
     #if TSAN_VISIBLE_LOCKS
     private var state: State
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    package init(_ state: State) {
+    /// Puts `state` behind the lock.
+    public init(_ state: State) {
         self.state = state
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -28,7 +29,8 @@ package final class Locked<State>: @unchecked Sendable {  // the state is touche
         mutex.deallocate()
     }
 
-    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body` with the state, the lock held.
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
@@ -36,11 +38,13 @@ package final class Locked<State>: @unchecked Sendable {  // the state is touche
     #else
     private let mutex: Mutex<State>
 
-    package init(_ state: sending State) {
+    /// Puts `state` behind the lock.
+    public init(_ state: sending State) {
         mutex = Mutex(state)
     }
 
-    package func withLock<Result, Failure: Error>(_ body: (inout sending State) throws(Failure) -> sending Result) throws(Failure)
+    /// Runs `body` with the state, the lock held.
+    public func withLock<Result, Failure: Error>(_ body: (inout sending State) throws(Failure) -> sending Result) throws(Failure)
         -> sending Result
     {
         try mutex.withLock(body)

@@ -1,5 +1,5 @@
+import NetworkCore
 import NIOCore
-import Synchronization
 
 /// Idle keep-alive connections, by where they lead, each with the trust check of its handshake, so that sequential
 /// fetches to one server share a connection (HTTP-12) and a reused one is judged again before each request (TRUST-6).
@@ -22,7 +22,7 @@ final class ConnectionPool: Sendable {
     /// Idle connections kept per key; more are closed.
     static let maximumIdlePerKey = 4
 
-    private let idle = Mutex<(isClosed: Bool, connections: [Key: [Connection]])>((false, [:]))
+    private let idle = Locked<(isClosed: Bool, connections: [Key: [Connection]])>((false, [:]))
 
     /// The most recently idle connection still open, if any.
     func take(_ key: Key) -> Connection? {

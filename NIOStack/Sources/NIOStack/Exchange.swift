@@ -8,7 +8,6 @@ import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import NetworkCore
-import Synchronization
 
 /// One fetch on the wire: a new connection per hop, redirects followed by ``RedirectRule``, and exactly one outcome
 /// whatever races it (the response, a failure, the resource limit, a cancel).
@@ -27,7 +26,7 @@ final class Exchange: Cancelable {
     private let setup: TransportSetup
     private let completion: @Sendable (Network.TransportOutcome) -> Void
     private let release: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - completion: called once with the outcome, unless the exchange was cancelled first.

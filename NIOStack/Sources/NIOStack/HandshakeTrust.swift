@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOSSL
 import NetworkCore
-import Synchronization
 import X509
 
 /// The trust decision of one TLS handshake: NIOSSL's custom verification callback, which replaces BoringSSL's own
@@ -15,9 +14,9 @@ final class HandshakeTrust: Sendable {
     private let validator: ChainValidator
     private let handler: (any AuthenticationChallengeHandler)?
     private let verificationTime: Date?
-    private let refusalState = Mutex<TrustRefusal?>(nil)
+    private let refusalState = Locked<TrustRefusal?>(nil)
     /// What the handshake established, for the check before each request on the connection once it is reused.
-    private let evidence = Mutex<
+    private let evidence = Locked<
         (served: [ServerCertificate], verified: [ServerCertificate], standard: Result<Void, ChainValidationFailure>)?
     >(nil)
 

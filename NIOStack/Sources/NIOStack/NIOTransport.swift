@@ -4,14 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkCore
-import Synchronization
 
 /// NetworkCore's ``FetchTransport`` on SwiftNIO, NIOSSL and NIOHTTP1: HTTP/1.1 on keep-alive connections, the server
 /// judged inside the TLS handshake by the stack's `AuthenticationChallengeHandler`.
 public final class NIOTransport: FetchTransport {
 
     private let setup: TransportSetup
-    private let exchanges = Mutex<(isShutDown: Bool, live: [ObjectIdentifier: Exchange])>((false, [:]))
+    private let exchanges = Locked<(isShutDown: Bool, live: [ObjectIdentifier: Exchange])>((false, [:]))
 
     /// Creates a transport with its own event loop thread.
     public init(configuration: NIONetworkStack.Configuration, authenticationChallengeHandler: (any AuthenticationChallengeHandler)?) {
@@ -25,7 +24,7 @@ public final class NIOTransport: FetchTransport {
             completion(.failure(error))
             return DummyCancelable()
         }
-        let box = Mutex<ObjectIdentifier?>(nil)
+        let box = Locked<ObjectIdentifier?>(nil)
         let exchange = Exchange(setup: setup, completion: completion) { [weak self] in
             if let id = box.withLock({ $0 }) { self?.exchanges.withLock { _ = $0.live.removeValue(forKey: id) } }
         }

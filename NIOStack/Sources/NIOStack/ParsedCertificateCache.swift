@@ -1,4 +1,4 @@
-import Synchronization
+import NetworkCore
 
 /// Served certificates already parsed and summarised, by their DER bytes: a server presents the same chain in every
 /// handshake, and parsing and summarising it again costs more than a tenth of a handshake. Parsing is a function of
@@ -7,7 +7,7 @@ final class ParsedCertificateCache: Sendable {
     /// Entries kept; when full, the oldest goes (a stack talks to few servers, a hostile one cannot grow it).
     static let capacity = 64
 
-    private let entries = Mutex<(byDER: [[UInt8]: ParsedCertificate], order: [[UInt8]])>(([:], []))
+    private let entries = Locked<(byDER: [[UInt8]: ParsedCertificate], order: [[UInt8]])>(([:], []))
 
     /// How many certificates are cached.
     var count: Int { entries.withLock { $0.order.count } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetworkCore
 import X509
 
 /// Paths standard validation accepted, by the served chain and the host: a server presents the same chain in every
@@ -23,7 +23,7 @@ final class VerifiedPathCache: Sendable {
         let validity: (from: Date, until: Date)
     }
 
-    private let entries = Mutex<(byKey: [Key: Entry], order: [Key])>(([:], []))
+    private let entries = Locked<(byKey: [Key: Entry], order: [Key])>(([:], []))
 
     /// How many paths are cached.
     var count: Int { entries.withLock { $0.order.count } }

@@ -1,10 +1,10 @@
 import Foundation
+import NetworkCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import MockServer
 import NIOStack
-import Synchronization
 import Testing
 
 /// Keep-alive connections: shared by sequential fetches (HTTP-12), and judged again before each request (TRUST-6).
@@ -13,7 +13,7 @@ struct NIOStackKeepAliveTests {
 
     /// Trusts the server in the handshake, and refuses it on every reused connection; counts what it was asked.
     final class RefusingOnReuse: AuthenticationChallengeHandler {
-        let reusedChecks = Mutex(0)
+        let reusedChecks = Locked(0)
 
         func handle(_ challenge: ServerTrustChallenge) -> ServerTrustChallenge.Disposition {
             guard challenge.isReusedConnection else { return .performDefaultHandling }

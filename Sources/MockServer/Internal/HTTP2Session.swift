@@ -4,47 +4,9 @@ import Foundation
 /// The server side of one HTTP/2 connection's framing, on libnghttp2: bytes in, events out; responses in, bytes out.
 ///
 /// It owns no socket: the connection feeds it what it read and writes what it hands back, so the whole protocol
-/// state lives in nghttp2 and the few tables here. Only the connection's thread touches it.
+/// state lives in nghttp2 and the few tables here. Only the connection's thread touches it. Its events, request and
+/// body types and its limits are in `HTTP2Session+Types.swift`.
 final class HTTP2Session {
-    /// What the client's frames meant, in arrival order, for the connection to act on after each read.
-    enum Event: Equatable {
-        /// A request's `HEADERS` started: the moment before a request exists.
-        case requestStarted(Int32)
-        /// A request's header block is complete (a `requestEnded` follows at once when it carried `END_STREAM`).
-        case requestHead(Int32)
-        /// Body bytes arrived on a request stream.
-        case requestData(Int32)
-        /// The request's body is complete (`END_STREAM`).
-        case requestEnded(Int32)
-    }
-
-    /// A request as it arrives: fields in order, the body so far.
-    struct Request {
-        var fields: [(name: String, value: String)] = []
-        var fieldBytes = 0
-        var body: [UInt8] = []
-        var bodyTooLarge = false
-    }
-
-    /// A response body being sent: the bytes, how far they went, where a fault cuts them, and DATA frame sizes.
-    struct Body {
-        var bytes: [UInt8]
-        var sent = 0
-        var cut: Int?
-        var frameSizes: [Int]
-        var throttle: MockResponse.Throttle?
-        /// Whether the cut was reached and the stream is held open for the fault.
-        var held = false
-    }
-
-    /// The largest header block kept per request; past it the stream is refused, so no client can bloat the process.
-    static let maximumFieldBytes = 64 * 1024
-    /// The most SETTINGS parameters and stream resets a connection's journal keeps (the first ones), so that a
-    /// flooding client cannot grow it without end.
-    static let journaledFrames = 64
-    /// Streams a client may open at once (`SETTINGS_MAX_CONCURRENT_STREAMS`); with the body limit it bounds memory.
-    static let maximumConcurrentStreams: UInt32 = 32
-
     private var session: OpaquePointer?
     private let maximumBodySize: Int
     private(set) var events: [Event] = []
@@ -334,23 +296,4 @@ final class HTTP2Session {
         }
     }
 
-    /// Lends nghttp2 the fields as `nghttp2_nv`s for one call; nghttp2 copies them.
-    private static func withFields(_ fields: [(name: String, value: String)], _ body: (UnsafePointer<nghttp2_nv>?, Int) -> Void) {
-        var storage: [UnsafeMutablePointer<UInt8>] = []
-        defer { storage.forEach { $0.deallocate() } }
-        func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-            let bytes = Array(text.utf8)
-            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
-            pointer.initialize(from: bytes, count: bytes.count)
-            storage.append(pointer)
-            return (pointer, bytes.count)
-        }
-        let nva = fields.map { field -> nghttp2_nv in
-            let (name, nameLength) = copy(field.name)
-            let (value, valueLength) = copy(field.value)
-            return nghttp2_nv(
-                name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-        }
-        nva.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
-    }
 }

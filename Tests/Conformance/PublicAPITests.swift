@@ -22,16 +22,8 @@ private func typecheckAsThirdParty(_ file: URL) throws -> (Int32, String) {
         let map = bin.appendingPathComponent("\(entry)/module.modulemap")
         if FileManager.default.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments + [file.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let result = try ChildProcess.run("/usr/bin/env", arguments + [file.path])
+    return (result.status, result.combinedOutput)
 }
 
 @Suite("A subject needs only the public API", .scaledTimeLimit(minutes: 1), .blocking)

@@ -10,15 +10,7 @@ import Testing
 
 /// Runs a command and returns its standard output.
 private func run(_ command: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try ChildProcess.run("/bin/sh", ["-c", command]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// The URLError code standard validation gives for a manifest's expected outcome.

@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 
 /// Runs a command-line client (curl, openssl) to completion and captures its output.
 enum TestProcess {
@@ -12,30 +13,12 @@ enum TestProcess {
         _ executable: String, _ arguments: [String], directory: URL? = nil, stdin: Data? = nil,
         environment: [String: String] = [:]
     ) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        do {
+            let result = try ChildProcess.run(executable, arguments, directory: directory, environment: environment, input: stdin)
+            return Result(status: result.status, stdout: result.standardOutput, stderr: result.standardError)
+        } catch {
+            return Result(status: -1, stdout: "", stderr: "\(error)")
         }
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)") }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        // Read before waiting, so a large output cannot fill the pipe and block the child.
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 }
 

@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// The `extension-encoding` rule on certificates made for the purpose (`IssuedForTests`).
-@Suite("Extensions decode as their definition says, to the last byte", .scaledTimeLimit(minutes: 1))
+@Suite("Extensions decode as their definition says, to the last byte", .scaledTimeLimit(minutes: 1), .blocking)
 struct ExtensionEncodingTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)
     /// An authorityInfoAccess with one OCSP location, `http://x`.

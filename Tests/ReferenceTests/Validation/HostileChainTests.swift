@@ -5,7 +5,7 @@ import Testing
 
 /// Chains made to cost a verifier: too many certificates, issuers that certify each other, a leaf with thousands of
 /// names. Each is answered with a verdict, within the suite's time limit and without unbounded work.
-@Suite("Hostile chains are answered, within bounds", .scaledTimeLimit(minutes: 1))
+@Suite("Hostile chains are answered, within bounds", .scaledTimeLimit(minutes: 1), .blocking)
 struct HostileChainTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)
 

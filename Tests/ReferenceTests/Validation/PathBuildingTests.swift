@@ -6,7 +6,7 @@ import Testing
 /// Path building beyond OpenSSL's (`AlternativePaths`): the other issuers the served certificates offer are tried,
 /// within bounds, when the path OpenSSL takes fails. The `cross-signed-*` fixtures serve the leaf's intermediate
 /// twice, the first copy leading where OpenSSL gives up.
-@Suite("Path building tries the other served issuers", .scaledTimeLimit(minutes: 1))
+@Suite("Path building tries the other served issuers", .scaledTimeLimit(minutes: 1), .blocking)
 struct PathBuildingTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)
 

@@ -8,7 +8,7 @@ import Testing
 /// was valid, against the issuing CA it names as the trust anchor (its own root has since left the system store), that
 /// anchor named public so the Baseline Requirements' rules apply too. The certificates come from Python's
 /// `cryptography-vectors` package (Scripts/bootstrap installs it), read where it is installed, never copied here.
-@Suite("Real public chains under the default profile", .scaledTimeLimit(minutes: 1))
+@Suite("Real public chains under the default profile", .scaledTimeLimit(minutes: 1), .blocking)
 struct RealPublicChainTests {
 
     /// One captured chain: the served certificates, the CA that issued the leaf, a host and a time it was valid for.
@@ -73,18 +73,11 @@ struct RealPublicChainTests {
 
     /// Where Python finds the package: a missing package fails these tests, it never skips them.
     private static let directory: Result<String, MissingVectors> = {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"]
-        let output = Pipe()
-        python.standardOutput = output
-        python.standardError = FileHandle.nullDevice
         do {
-            try python.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            python.waitUntilExit()
-            let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard python.terminationStatus == 0, !path.isEmpty else { throw MissingVectors(description: "") }
+            let python = try ChildProcess.run(
+                "/usr/bin/env", ["python3", "-c", "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))"])
+            let path = python.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard python.status == 0, !path.isEmpty else { throw MissingVectors(description: "") }
             return .success(path)
         } catch {
             return .failure(

@@ -5,7 +5,7 @@ import Testing
 
 /// Revocation through `ChainVerifier`, the code a handshake runs, at chosen verification times: held lists and
 /// stapled OCSP responses from the `revocation` fixtures (`make-chain --crl/--ocsp`).
-@Suite("Revocation, judged at the verification time", .scaledTimeLimit(minutes: 1))
+@Suite("Revocation, judged at the verification time", .scaledTimeLimit(minutes: 1), .blocking)
 struct RevocationTests {
     private static let time = Date(timeIntervalSince1970: 2_500_000_000)  // 2049: inside the chain's validity
 

@@ -20,7 +20,7 @@ public enum Catalogue {
     /// Every case, built from these fixtures (the certificate catalogue and its manifest, and the gzip bomb beside
     /// it), which is what `all` holds when they are the ones it finds.
     ///
-    /// - Throws: ``CatalogueIncomplete`` when a family cannot read what it needs of them: never a shorter catalogue.
+    /// - Throws: `CatalogueIncomplete` when a family cannot read what it needs of them: never a shorter catalogue.
     public static func cases(from fixtures: FixtureCatalogue) throws(CatalogueIncomplete) -> [ConformanceCase] {
         let problems = CatalogueIncomplete.problems(locating: { fixtures })
         guard problems.isEmpty else { throw CatalogueIncomplete(problems: problems) }

@@ -1,11 +1,9 @@
 import Foundation
 
-/// A child process run to its end, its output collected in files rather than pipes.
-///
-/// A pipe's reader waits for every holder of the write end to close it, and a process another test spawns at the
-/// same moment can inherit that end: the reader then waits as long as that other process runs (a minute, for
-/// `Scripts/check-fixtures`), and a test that waits so on the cooperative pool stalls every other test. A file is
-/// read once the child has exited, whoever else holds it.
+/// A child process run to its end, its output collected in files rather than pipes, so that no reader waits on a
+/// pipe's end. (Foundation's `Process` still learns of the child's exit only once every holder of the descriptors it
+/// gave the child has closed them: a process the child leaves behind keeps `waitUntilExit` waiting. Spawning with
+/// `posix_spawn` and `waitpid` avoids that but leaks the test's sockets, a listening one among them, into the child.)
 public enum ChildProcess {
     public struct Result: Sendable {
         public let status: Int32

@@ -7,20 +7,16 @@ final class ParsedCertificateCache: Sendable {
     /// Entries kept; when full, the oldest goes (a stack talks to few servers, a hostile one cannot grow it).
     static let capacity = 64
 
-    private let entries = Locked<(byDER: [[UInt8]: ParsedCertificate], order: [[UInt8]])>(([:], []))
+    private let entries = BoundedCache<[UInt8], ParsedCertificate>(capacity: capacity)
 
     /// How many certificates are cached.
-    var count: Int { entries.withLock { $0.order.count } }
+    var count: Int { entries.count }
 
     /// The parsed certificate of these bytes, parsed now if it is not cached.
     func parsed(_ der: [UInt8]) throws -> ParsedCertificate {
-        if let hit = entries.withLock({ $0.byDER[der] }) { return hit }
+        if let hit = entries[der] { return hit }
         let parsed = try ParsedCertificate(der: der)
-        entries.withLock { state in
-            guard state.byDER.updateValue(parsed, forKey: der) == nil else { return }
-            state.order.append(der)
-            if state.order.count > Self.capacity { state.byDER[state.order.removeFirst()] = nil }
-        }
+        entries.keep(parsed, for: der)
         return parsed
     }
 }

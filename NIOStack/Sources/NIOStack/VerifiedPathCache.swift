@@ -23,14 +23,14 @@ final class VerifiedPathCache: Sendable {
         let validity: (from: Date, until: Date)
     }
 
-    private let entries = Locked<(byKey: [Key: Entry], order: [Key])>(([:], []))
+    private let entries = BoundedCache<Key, Entry>(capacity: capacity)
 
     /// How many paths are cached.
-    var count: Int { entries.withLock { $0.order.count } }
+    var count: Int { entries.count }
 
     /// The path accepted earlier for this chain and host, if `time` is strictly inside its validity.
     func path(served: [Certificate], host: String, at time: Date) -> [Certificate]? {
-        guard let entry = entries.withLock({ $0.byKey[Key(served: served, host: host)] }),
+        guard let entry = entries[Key(served: served, host: host)],
             entry.validity.from < time, time < entry.validity.until
         else { return nil }
         return entry.path
@@ -39,11 +39,6 @@ final class VerifiedPathCache: Sendable {
     /// Keeps a path standard validation accepted for this chain and host.
     func keep(_ path: [Certificate], served: [Certificate], host: String) {
         guard let from = path.map(\.notValidBefore).max(), let until = path.map(\.notValidAfter).min() else { return }
-        let key = Key(served: served, host: host)
-        entries.withLock { state in
-            guard state.byKey.updateValue(Entry(path: path, validity: (from, until)), forKey: key) == nil else { return }
-            state.order.append(key)
-            if state.order.count > Self.capacity { state.byKey[state.order.removeFirst()] = nil }
-        }
+        entries.keep(Entry(path: path, validity: (from, until)), for: Key(served: served, host: host))
     }
 }

@@ -10,6 +10,8 @@ let revocation = Context.environment["BENCH_REVOCATION"] == "1"
 let resumption = Context.environment["BENCH_RESUMPTION"] == "1"
 // The NIO stack's --profile needs NIONetworkStack.Configuration.validationProfile (Scripts/bench checks the tree).
 let nioValidationProfiles = Context.environment["BENCH_NIO_VALIDATION_PROFILES"] == "1"
+// ... and this when it has NIONetworkStack.Configuration.httpVersions, for the NIO stack's HTTP/2 rows.
+let nioHTTP2 = Context.environment["BENCH_NIO_HTTP2"] == "1"
 
 let package = Package(
     name: "Benchmarks",
@@ -42,6 +44,7 @@ let package = Package(
                 + (revocation ? [.define("BENCH_REVOCATION")] : [])
                 + (resumption ? [.define("BENCH_RESUMPTION")] : [])
                 + (nioValidationProfiles ? [.define("BENCH_NIO_VALIDATION_PROFILES")] : [])
+                + (nioHTTP2 ? [.define("BENCH_NIO_HTTP2")] : [])
         ),
     ]
 )

@@ -41,7 +41,7 @@ import Foundation
 /// writes to sockets with `write(2)` and a client that hangs up would otherwise kill the test process.
 ///
 /// - Warning: Every method is thread-safe. Shutdown is bounded (about two seconds at worst, when a
-///   dispatcher closure hangs) and never waits for clients.
+///   dispatcher closure hangs) and never waits for clients; when it returns, the port is free.
 public final class MockServer: Sendable {
     /// The TCP port the server listens on.
     public let port: Int
@@ -58,6 +58,8 @@ public final class MockServer: Sendable {
 
     private let core: ServerCore
     private let finalReport = FinalReport()
+    /// Signalled by the accept thread once it closed the listening socket.
+    private let listenerClosed = DispatchSemaphore(value: 0)
 
     /// Starts a server.
     ///
@@ -96,7 +98,9 @@ public final class MockServer: Sendable {
         let core = ServerCore(tls: context, recordsRequests: recordsRequests, maximumRequestBodySize: max(0, maximumRequestBodySize))
         self.core = core
         core.threadStarted()
-        let loop = AcceptLoop(core: core, listener: listener.fd, reservedSpare: reservesSpareDescriptor ? Socket.openSpare() : -1)
+        let loop = AcceptLoop(
+            core: core, listener: listener.fd, reservedSpare: reservesSpareDescriptor ? Socket.openSpare() : -1,
+            listenerClosed: listenerClosed)
         let thread = Thread { loop.run() }
         thread.name = "MockServer.accept:\(listener.port)"
         thread.start()
@@ -178,7 +182,10 @@ public final class MockServer: Sendable {
     public func shutdown() -> ShutdownReport {
         finalReport.once {
             let report = core.shutdown(budget: .seconds(2))
-            // The accept thread closes its own socket once it sees the flag; closing here could race a reused number.
+            // The accept thread closes its own socket once it sees the flag (closing here could race a reused
+            // number); waiting for it, past the budget if a loaded machine is slow to run it, frees the port before
+            // shutdown returns, so that a server may listen on it again at once.
+            _ = listenerClosed.wait(timeout: .now() + 30)
             return report
         }
     }

@@ -81,7 +81,7 @@ extension Network.URLSessionNetworkStack {
         /// certificate the handler would no longer present.
         public var resumesTLSSessions = true
 
-        /// The HTTP versions offered to servers over TLS; ``HTTPVersions/http2Preferred`` by default. Over
+        /// The HTTP versions offered to servers over TLS; `http2Preferred` by default. Over
         /// HTTP/2 each fetch still has a connection of its own at a time (streams are not multiplexed), and the
         /// same trust checks, pins, retries and error codes apply as over HTTP/1.1.
         public var httpVersions: HTTPVersions = .http2Preferred

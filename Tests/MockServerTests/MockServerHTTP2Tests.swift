@@ -340,7 +340,7 @@ extension MockServerHTTP2Tests {
         server.enqueue(MockResponse(fault: MockFault(.http2Violation(.goAwayStorm), .afterRequest)))
 
         let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=2", server.url("/n").absoluteString],
+            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
             environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
 
         let goAways = result.stdout.components(separatedBy: "recv GOAWAY frame <length=1008").count - 1
@@ -356,7 +356,7 @@ extension MockServerHTTP2Tests {
 
         let started = ContinuousClock.now
         let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=1", server.url("/n").absoluteString],
+            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
             environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
 
         // nghttp prints each field of a header block as its frame arrives, and the block's HEADERS frame line only once

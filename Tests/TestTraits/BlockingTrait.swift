@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Testing
 
 /// Runs each test of a suite on threads that may block, instead of Swift's cooperative pool.
@@ -28,15 +28,20 @@ extension Trait where Self == BlockingTrait {
     public static var blocking: Self { BlockingTrait() }
 }
 
-/// A task executor on a concurrent Dispatch queue: Dispatch gives a blocked job's queue another thread, where the
-/// cooperative pool would not.
+/// A task executor that runs each job on a thread of its own.
+///
+/// Not a concurrent Dispatch queue: on Linux such a queue drains on the same default-QoS root queue as the
+/// cooperative pool, so a blocked job still took one of the two threads every test shares (gdb showed a
+/// `.blocking` test waiting 55 s on a child process on a `root.default-qos` thread while 80 tests hit their
+/// time limit). A job is short between two suspensions, so a thread per job costs a thread start, not a pool.
 final class BlockingExecutor: TaskExecutor {
     static let shared = BlockingExecutor()
-    private let queue = DispatchQueue(label: "tests.blocking", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        let thread = Thread { job.runSynchronously(on: executor) }
+        thread.name = "tests.blocking"
+        thread.start()
     }
 }

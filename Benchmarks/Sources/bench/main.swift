@@ -186,6 +186,10 @@ func pinningHandler(_ plan: Plan, _ options: RunCommand) throws -> (any Authenti
 func makeNIOStack(_ plan: Plan, _ options: RunCommand) throws -> NIONetworkStack {
     var configuration = NIONetworkStack.Configuration()
     configuration.trustRoots = try .only(pemFiles: [plan.cafile])
+    #if BENCH_NIO_HTTP2
+    // As AsyncHTTPClient: HTTP/2 offered only with --http2, so that the HTTP/1.1 scenarios stay HTTP/1.1.
+    configuration.httpVersions = plan.http2 ? .http2Preferred : .http1Only
+    #endif
     #if BENCH_NIO_VALIDATION_PROFILES
     if options.profile == .compatible { configuration.validationProfile = .compatible }
     #endif

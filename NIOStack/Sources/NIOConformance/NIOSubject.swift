@@ -9,16 +9,15 @@ struct NIOSubject: ConformanceSubject {
     var name: String { "nio" }
 
     var summary: String {
-        "NIONetworkStack (NIOStack package) on SwiftNIO 2.101, NIOSSL 2.37.6 (BoringSSL), swift-certificates 1.21.1 Verifier"
+        "NIONetworkStack (NIOStack package) on SwiftNIO 2.101, NIOSSL 2.37.6 (BoringSSL), swift-nio-http2 1.46, swift-certificates 1.21.1 Verifier"
     }
 
     var libraryVersions: [String: String] {
-        ["swift-nio": "2.101", "swift-nio-ssl": "2.37.6", "swift-certificates": "1.21.1"]
+        ["swift-nio": "2.101", "swift-nio-ssl": "2.37.6", "swift-nio-http2": "1.46.0", "swift-certificates": "1.21.1"]
     }
 
     var unsupportedFeatures: [SubjectFeature: String] {
         [
-            .http2: "the NIO stack offers HTTP/1.1 only (no swift-nio-http2 yet)",
             .clientCertificates: "the NIO stack presents no client certificate",
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
             .redirectLimit: "the NIO stack follows at most 16 redirects in a row and has no setting for another limit",

@@ -2,7 +2,8 @@ import NetworkCore
 import NIOCore
 
 /// Idle keep-alive connections, by where they lead, each with the trust check of its handshake, so that sequential
-/// fetches to one server share a connection (HTTP-12) and a reused one is judged again before each request (TRUST-6).
+/// fetches to one server share a connection (HTTP-12) and a reused one is judged again before each request (TRUST-6);
+/// and one HTTP/2 connection per place, which every fetch there shares while it is usable.
 final class ConnectionPool: Sendable {
 
     /// Where a connection leads: only a request for the same scheme, host, port and address may take it.
@@ -22,7 +23,34 @@ final class ConnectionPool: Sendable {
     /// Idle connections kept per key; more are closed.
     static let maximumIdlePerKey = 4
 
-    private let idle = Locked<(isClosed: Bool, connections: [Key: [Connection]])>((false, [:]))
+    private let idle = Locked<(isClosed: Bool, connections: [Key: [Connection]], shared: [Key: HTTP2Connection])>((false, [:], [:]))
+
+    /// The HTTP/2 connection to the place, if one is usable.
+    func shared(_ key: Key) -> HTTP2Connection? {
+        idle.withLock { state in state.shared[key].flatMap { $0.isUsable ? $0 : nil } }
+    }
+
+    /// Makes a new HTTP/2 connection the one its place shares, unless a usable one is there already or the pool is
+    /// closed: then the new one is retired, to close after its first stream.
+    func share(_ connection: HTTP2Connection, for key: Key) {
+        let replaced = idle.withLock { state -> HTTP2Connection?? in
+            if state.isClosed || state.shared[key]?.isUsable == true { return .none }
+            defer { state.shared[key] = connection }
+            return .some(state.shared[key])
+        }
+        switch replaced {
+        case .none: connection.retire()
+        case .some(let old): old?.retire()
+        }
+    }
+
+    /// Takes a connection out of sharing, if it is the one shared: its server is no longer trusted.
+    func retire(_ connection: HTTP2Connection, for key: Key) {
+        idle.withLock { state in
+            if state.shared[key] === connection { state.shared[key] = nil }
+        }
+        connection.retire()
+    }
 
     /// The most recently idle connection still open, if any.
     func take(_ key: Key) -> Connection? {
@@ -46,13 +74,14 @@ final class ConnectionPool: Sendable {
         if !kept { connection.channel.close(promise: nil) }
     }
 
-    /// Closes every idle connection, and every one put later.
+    /// Closes every idle connection and every shared one, and every one put later.
     func closeAll() {
-        let all = idle.withLock { state -> [Connection] in
+        let (all, shared) = idle.withLock { state -> ([Connection], [HTTP2Connection]) in
             state.isClosed = true
-            defer { state.connections = [:] }
-            return state.connections.values.flatMap { $0 }
+            defer { (state.connections, state.shared) = ([:], [:]) }
+            return (state.connections.values.flatMap { $0 }, Array(state.shared.values))
         }
         for connection in all { connection.channel.close(promise: nil) }
+        for connection in shared { connection.channel.close(promise: nil) }
     }
 }

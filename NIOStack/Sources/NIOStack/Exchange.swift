@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -13,7 +14,7 @@ import NetworkCore
 /// whatever races it (the response, a failure, the resource limit, a cancel).
 final class Exchange: Cancelable {
 
-    private struct State {
+    struct State {
         var channel: (any Channel)?
         var hop = 0
         var isDone = false
@@ -21,12 +22,15 @@ final class Exchange: Cancelable {
         var resourceTimer: Scheduled<Void>?
         /// The hop whose connection went back to the pool, possibly before its connect was even reported.
         var pooledHop: Int?
+        /// The sends again with no response in between, and whether another is allowed.
+        var replays = ReplayRule()
     }
 
-    private let setup: TransportSetup
+    let setup: TransportSetup
     private let completion: @Sendable (Network.TransportOutcome) -> Void
     private let release: @Sendable () -> Void
-    private let state = Locked(State())
+    /// Shared with the hop's handlers on the event loop and with callers that cancel.
+    let state = Locked(State())
 
     /// - Parameters:
     ///   - completion: called once with the outcome, unless the exchange was cancelled first.
@@ -65,11 +69,10 @@ final class Exchange: Cancelable {
         hop(request, redirects: 0)
     }
 
-    /// Sends `request` on an idle connection to the same place if the pool has one whose server is still trusted,
-    /// otherwise on a new connection.
-    private func hop(_ request: URLRequest, redirects: Int, mayReuse: Bool = true) {
-        let url = request.url!
-        let target = Target(url: url, overrides: setup.configuration.resolveOverrides)
+    /// Sends `request` on the place's shared HTTP/2 connection or an idle HTTP/1.1 one if the pool has one whose server
+    /// is still trusted, otherwise on a new connection.
+    func hop(_ request: URLRequest, redirects: Int, mayReuse: Bool = true) {
+        let target = Target(url: request.url!, overrides: setup.configuration.resolveOverrides)
         let hop = state.withLock { state -> Int? in
             guard !state.isDone else { return nil }
             state.hop += 1
@@ -78,56 +81,87 @@ final class Exchange: Cancelable {
         }
         guard let hop else { return }
         let attempt = Attempt(request: request, redirects: redirects, hop: hop, target: target)
-        if mayReuse, let pooled = setup.pool.take(target.poolKey) {
-            return reuse(pooled, for: attempt)
-        }
-        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
-        let idle = TimeAmount.nanoseconds(Int64(min(timeout, 1e9) * 1e9))
+        if mayReuse, let shared = setup.pool.shared(target.poolKey) { return reuse(shared, for: attempt) }
+        if mayReuse, let pooled = setup.pool.take(target.poolKey) { return reuse(pooled, for: attempt) }
+        connect(attempt)
+    }
+
+    /// Sends the attempt's request again on a new connection, unless the exchange ended or moved on.
+    func sendAgainOnNewConnection(_ attempt: Attempt) {
+        let current = state.withLock { $0.hop == attempt.hop && !$0.isDone }
+        if current { hop(attempt.request, redirects: attempt.redirects, mayReuse: false) }
+    }
+
+    /// Opens a new connection for the attempt: HTTP/1.1 at once in plain HTTP, the protocol ALPN chose over TLS.
+    private func connect(_ attempt: Attempt) {
+        let (target, url) = (attempt.target, attempt.request.url!)
+        let idle = attempt.idleTimeout
         let trust = target.isTLS ? setup.trust(host: target.host, port: target.port) : nil
         let sslContext = setup.sslContext
-        let setupMaximumSize = setup.configuration.maximumResponseSize
-        let collector = collectorMaker(for: attempt, trust: trust, reused: false)
         let bootstrap = ClientBootstrap(group: setup.group)
             .connectTimeout(idle)
-            .channelInitializer { channel in
+            .channelInitializer { [weak self] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    guard let self else { throw ChannelError.ioOnClosedChannel }
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(IdleStateHandler(allTimeout: idle))
-                    if let trust {
-                        let ssl = try NIOSSLClientHandler(
-                            context: try sslContext.get(), serverHostname: target.sniName,
-                            customVerificationCallbackWithMetadata: trust.verify)
-                        try pipeline.addHandler(ssl)
+                    let idleHandler = IdleStateHandler(allTimeout: idle)
+                    try pipeline.addHandler(idleHandler)
+                    guard let trust else { return try self.speakHTTP1(on: channel, attempt, trust: nil, reused: false) }
+                    let ssl = try NIOSSLClientHandler(
+                        context: try sslContext.get(), serverHostname: target.sniName, customVerificationCallbackWithMetadata: trust.verify)
+                    try pipeline.addHandler(ssl)
+                    let starter = ConnectionStarter { [weak self] negotiated, channel in
+                        guard let self else { throw ChannelError.ioOnClosedChannel }
+                        switch negotiated {
+                        case .http1:
+                            try self.speakHTTP1(on: channel, attempt, trust: trust, reused: false)
+                        case .http2:
+                            // Each stream has its own idle timer: an idle shared connection is no failure.
+                            channel.pipeline.syncOperations.removeHandler(idleHandler, promise: nil)
+                            try self.speakHTTP2(on: channel, attempt, trust: trust)
+                        }
+                    } failed: { [weak self] error in
+                        self?.hopFailed(error, inHandshake: true, attempt: attempt, trust: trust, reused: false, channel: channel)
                     }
-                    // NIO's client handlers, with interim (1xx) heads forwarded so that the collector counts their bytes.
-                    try pipeline.addHandlers([
-                        HTTPRequestEncoder(),
-                        ByteToMessageHandler(
-                            HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
-                        NIOHTTPRequestHeadersValidator(),
-                    ])
-                    // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
-                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .size(setupMaximumSize)))
-                    try pipeline.addHandler(collector())
+                    try pipeline.addHandler(starter)
                 }
             }
         bootstrap.connect(host: target.address, port: target.port).whenComplete { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let channel):
-                if !self.adopt(channel, hop: hop) { channel.close(promise: nil) }
+                if !self.adopt(channel, hop: attempt.hop) { channel.close(promise: nil) }
             case .failure(let error):
-                self.end(.failure(TransportErrors.map(error, refusal: trust?.refusal, url: url)), hop: hop)
+                self.end(.failure(TransportErrors.map(error, refusal: trust?.refusal, url: url)), hop: attempt.hop)
             }
         }
     }
 
+    /// HTTP/1.1's handlers, and the request's collector, on a connection of its own.
+    private func speakHTTP1(on channel: any Channel, _ attempt: Attempt, trust: HandshakeTrust?, reused: Bool) throws {
+        // NIO's client handlers, with interim (1xx) heads forwarded so that the collector counts their bytes.
+        try channel.pipeline.syncOperations.addHandlers([
+            HTTPRequestEncoder(),
+            ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .forward)),
+            NIOHTTPRequestHeadersValidator(),
+            // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
+            NIOHTTPResponseDecompressor(limit: .size(setup.configuration.maximumResponseSize)),
+            collector(for: attempt, trust: trust, reused: reused, over: nil),
+        ])
+    }
+
     /// One hop's request and where it goes.
-    private struct Attempt: Sendable {
+    struct Attempt: Sendable {
         let request: URLRequest
         let redirects: Int
         let hop: Int
         let target: Target
+
+        /// No byte moving for this long fails the attempt.
+        var idleTimeout: TimeAmount {
+            let seconds = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+            return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
+        }
     }
 
     /// A pooled connection serves the request only if the handler still trusts its server; a refusal sends nothing.
@@ -137,7 +171,6 @@ final class Exchange: Cancelable {
             return end(.failure(TransportErrors.map(refusal, cause: nil, url: attempt.request.url)), hop: attempt.hop)
         }
         guard adopt(pooled.channel, hop: attempt.hop) else { return setup.pool.put(pooled, for: attempt.target.poolKey) }
-        let collector = collectorMaker(for: attempt, trust: pooled.trust, reused: true)
         // Two turns of the channel's loop: a task queued from inside a task runs only after the loop has polled its
         // sockets again, so the reads it had pending (a server's close_notify and FIN on the idle connection) are
         // handled first, and a connection the server closed is inactive by then (HTTP-21). A handler added to an
@@ -149,7 +182,8 @@ final class Exchange: Cancelable {
                     return self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
                 }
                 do {
-                    try pooled.channel.pipeline.syncOperations.addHandler(collector())
+                    try pooled.channel.pipeline.syncOperations.addHandler(
+                        self.collector(for: attempt, trust: pooled.trust, reused: true, over: nil))
                 } catch {
                     // Closed between the pool and now: a new connection, as if the pool had been empty.
                     self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
@@ -160,7 +194,7 @@ final class Exchange: Cancelable {
 
     /// Makes this hop's channel the exchange's, unless the exchange ended or moved on meanwhile (`false`: close it).
     /// A hop whose response ended before its connect was reported already pooled the channel: it stays open.
-    private func adopt(_ channel: any Channel, hop: Int) -> Bool {
+    func adopt(_ channel: any Channel, hop: Int) -> Bool {
         state.withLock { state -> Bool in
             if state.pooledHop == hop { return true }
             guard !state.isDone, state.hop == hop else { return false }
@@ -169,60 +203,9 @@ final class Exchange: Cancelable {
         }
     }
 
-    private func collectorMaker(for attempt: Attempt, trust: HandshakeTrust?, reused: Bool) -> @Sendable () -> ResponseCollector {
-        let head = Self.head(of: attempt.request, target: attempt.target)
-        let maximumSize = setup.configuration.maximumResponseSize
-        let awaitsHandshake = attempt.target.isTLS && !reused
-        return { [weak self] in
-            ResponseCollector(head: head, body: attempt.request.httpBody, maximumSize: maximumSize, awaitsHandshake: awaitsHandshake) {
-                ending, channel in
-                self?.hopEnded(ending, attempt: attempt, trust: trust, reused: reused, channel: channel) ?? false
-            }
-        }
-    }
-
-    /// How a hop ended; answers whether its connection is kept for another request.
-    private func hopEnded(
-        _ ending: ResponseCollector.Ending, attempt: Attempt, trust: HandshakeTrust?, reused: Bool, channel: any Channel
-    ) -> Bool {
-        let (request, hop, url) = (attempt.request, attempt.hop, attempt.request.url!)
-        switch ending {
-        case .failure(is ResponseCollector.TooLarge, _, _):
-            end(.failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
-        case .failure(is ResponseCollector.HeadsTooLarge, _, _):
-            end(.failure(TransportErrors.make(.badServerResponse, "the response heads are larger than 256 KiB in all", url: url)), hop: hop)
-        case .failure(let error as ResponseCollector.TimedOut, _, _):
-            end(.failure(TransportErrors.make(.timedOut, error.description, url: url)), hop: hop)
-        case .failure(_, _, let answered) where reused && !answered && RequestCheck.mayBeSentAgain(request):
-            // The server closed the idle connection as the request went out: send it again on a new one.
-            let current = state.withLock { $0.hop == hop && !$0.isDone }
-            if current { self.hop(request, redirects: attempt.redirects, mayReuse: false) }
-        case .failure(let error, let inHandshake, _):
-            end(.failure(TransportErrors.map(error, refusal: trust?.refusal, inHandshake: inHandshake, url: url)), hop: hop)
-        case .response(let head, let body):
-            let keep = head.isKeepAlive && head.status != .switchingProtocols && detach(channel, hop: hop)
-            if keep { setup.pool.put(ConnectionPool.Connection(channel: channel, trust: trust), for: attempt.target.poolKey) }
-            let location = head.headers.first(name: "location")
-            switch RedirectRule.decide(
-                status: Int(head.status.code), location: location, request: request, redirects: attempt.redirects,
-                library: TransportErrors.library)
-            {
-            case .follow(let next):
-                let current = state.withLock { $0.hop == hop && !$0.isDone }
-                if current { self.hop(next, redirects: attempt.redirects + 1) }
-            case .refuse(let error):
-                end(.failure(error), hop: hop)
-            case .deliver:
-                end(Self.outcome(head, body: body, url: url), hop: hop)
-            }
-            return keep
-        }
-        return false
-    }
-
     /// Lets go of a hop's connection so that the end of the exchange does not close it; `false` when the exchange
     /// already ended (cancelled, timed out) or moved on.
-    private func detach(_ channel: any Channel, hop: Int) -> Bool {
+    func detach(_ channel: any Channel, hop: Int) -> Bool {
         state.withLock { state -> Bool in
             guard !state.isDone, state.hop == hop, state.channel == nil || state.channel === channel else { return false }
             state.channel = nil
@@ -232,7 +215,7 @@ final class Exchange: Cancelable {
     }
 
     /// Completes the fetch once: later endings (a timer, a stale hop, a cancel) are ignored.
-    private func end(_ outcome: Network.TransportOutcome, hop: Int? = nil) {
+    func end(_ outcome: Network.TransportOutcome, hop: Int? = nil) {
         let (first, channel, timer) = state.withLock { state -> (Bool, (any Channel)?, Scheduled<Void>?) in
             guard !state.isDone, hop == nil || state.hop == hop else { return (false, nil, nil) }
             state.isDone = true
@@ -243,28 +226,5 @@ final class Exchange: Cancelable {
         channel?.close(promise: nil)
         release()
         completion(outcome)
-    }
-
-    private static func outcome(_ head: HTTPResponseHead, body: ByteBuffer?, url: URL) -> Network.TransportOutcome {
-        var fields: [String: String] = [:]
-        for (name, value) in head.headers {
-            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-        }
-        guard let response = HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
-        else { return .noHTTPResponse(nil) }
-        return .response(response, body: body.map { Data($0.readableBytesView) })
-    }
-
-    private static func head(of request: URLRequest, target: Target) -> HTTPRequestHead {
-        var headers = HTTPHeaders()
-        if request.value(forHTTPHeaderField: "Host") == nil { headers.add(name: "Host", value: target.hostHeader) }
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-        let method = request.httpMethod ?? "GET"
-        if let body = request.httpBody {
-            headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
-        } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
-            headers.replaceOrAdd(name: "Content-Length", value: "0")
-        }
-        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: target.requestTarget, headers: headers)
     }
 }

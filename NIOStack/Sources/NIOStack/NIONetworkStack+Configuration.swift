@@ -75,6 +75,11 @@ extension NIONetworkStack {
         /// Host names sent to another address.
         public var resolveOverrides: [ResolveOverride] = []
 
+        /// The HTTP versions offered to servers over TLS (NetworkCore's `HTTPVersions`): `http2Preferred` by default,
+        /// as the reference stack. Over HTTP/2 the fetches to one server share a connection, each on a stream of its
+        /// own, with the same trust checks, pins, retries and error codes as over HTTP/1.1.
+        public var httpVersions: HTTPVersions = .http2Preferred
+
         /// Creates the default configuration.
         public init() {}
     }

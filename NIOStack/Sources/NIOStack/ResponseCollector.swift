@@ -4,11 +4,11 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
-import NIOTLS
 
-/// The last handler of a connection's pipeline for one request: writes the request once the channel is active (at
-/// once on a reused connection), gathers the response, and reports how the exchange ended exactly once. Then it
-/// closes the connection, or leaves the pipeline when the connection is kept for the next request.
+/// The last handler of a pipeline for one request, a connection's over HTTP/1.1 or a stream's over HTTP/2: writes the
+/// request once the channel is active (at once on a reused connection), gathers the response, and reports how the
+/// exchange ended exactly once. Then it closes the channel, or leaves the pipeline when the connection is kept for
+/// the next request.
 final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = Never
@@ -17,9 +17,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     /// How one connection ended.
     enum Ending {
         case response(HTTPResponseHead, body: ByteBuffer?)
-        /// The error, whether it came before a TLS connection finished its handshake, and whether any response head
-        /// had arrived.
-        case failure(any Error, inHandshake: Bool, answered: Bool)
+        /// The error, and whether any response head had arrived.
+        case failure(any Error, answered: Bool)
     }
 
     /// The body grew past the configured limit.
@@ -44,10 +43,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     private var responseBody: ByteBuffer?
     private var finished = false
     private var headBytes = 0
-    private var inHandshake: Bool
 
-    init(head: HTTPRequestHead, body: Data?, maximumSize: Int, awaitsHandshake: Bool, finish: @escaping (Ending, any Channel) -> Bool) {
-        inHandshake = awaitsHandshake
+    init(head: HTTPRequestHead, body: Data?, maximumSize: Int, finish: @escaping (Ending, any Channel) -> Bool) {
         self.head = head
         self.body = body
         self.maximumSize = maximumSize
@@ -81,41 +78,40 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
             headBytes +=
                 14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headBytes > Self.maximumHeadBytes {
-                return end(.failure(HeadsTooLarge(), inHandshake: false, answered: false), context: context)
+                return end(.failure(HeadsTooLarge(), answered: false), context: context)
             }
             // An interim head (103 Early Hints): the final one follows.
             if (100..<200).contains(head.status.code), head.status != .switchingProtocols { return }
             responseHead = head
             if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > maximumSize {
-                return end(.failure(TooLarge(), inHandshake: false, answered: false), context: context)
+                return end(.failure(TooLarge(), answered: false), context: context)
             }
             // A 101 the request never asked for: the server left HTTP, so the head is all there is.
             if head.status == .switchingProtocols { end(.response(head, body: nil), context: context) }
         case .body(var part):
             if (responseBody?.readableBytes ?? 0) + part.readableBytes > maximumSize {
-                return end(.failure(TooLarge(), inHandshake: false, answered: false), context: context)
+                return end(.failure(TooLarge(), answered: false), context: context)
             }
             if responseBody == nil { responseBody = part } else { responseBody!.writeBuffer(&part) }
         case .end:
-            guard let responseHead else { return end(.failure(ChannelError.eof, inHandshake: false, answered: false), context: context) }
+            guard let responseHead else { return end(.failure(ChannelError.eof, answered: false), context: context) }
             end(.response(responseHead, body: responseBody), context: context)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        end(.failure(ChannelError.eof, inHandshake: false, answered: false), context: context)
+        end(.failure(ChannelError.eof, answered: false), context: context)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        end(.failure(error, inHandshake: false, answered: false), context: context)
+        end(.failure(error, answered: false), context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .handshakeCompleted = event as? TLSUserEvent { inHandshake = false }
         if let event = event as? IdleStateHandler.IdleStateEvent, event == .all {
             return end(
-                .failure(TimedOut(description: "no byte moved for the request's timeout interval"), inHandshake: false, answered: false),
+                .failure(TimedOut(description: "no byte moved for the request's timeout interval"), answered: false),
                 context: context)
         }
         context.fireUserInboundEventTriggered(event)
@@ -123,15 +119,15 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Ends the exchange from outside the pipeline's events (the resource limit, a cancel).
     func fail(_ error: any Error, context: ChannelHandlerContext) {
-        end(.failure(error, inHandshake: false, answered: false), context: context)
+        end(.failure(error, answered: false), context: context)
     }
 
     private func end(_ ending: Ending, context: ChannelHandlerContext) {
         guard !finished else { return }
         finished = true
         var ending = ending
-        if case .failure(let error, _, _) = ending {
-            ending = .failure(error, inHandshake: inHandshake, answered: responseHead != nil || headBytes > 0)
+        if case .failure(let error, _) = ending {
+            ending = .failure(error, answered: responseHead != nil || headBytes > 0)
         }
         if finish(ending, context.channel) {
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)

@@ -7,6 +7,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -69,6 +70,27 @@ enum TransportErrors {
         default:
             return failure(.unknown)
         }
+    }
+
+    /// The `URLError` of an HTTP/2 stream's failure, given the error that ended its connection, if one did.
+    ///
+    /// A stream reset with `PROTOCOL_ERROR`, or frames of its own that break HTTP's rules (no `:status`, a
+    /// connection-specific field, a `content-length` its `DATA` contradict), are a bad response (ERR-19); a stream reset
+    /// for another reason is a lost connection (ERR-20), as is a connection that broke HTTP/2 itself (ERR-21). Any
+    /// other error that ended the connection (a TLS alert, a reset) is mapped as over HTTP/1.1.
+    static func map(streamError: any Error, connectionFailure: (any Error)?, url: URL?) -> URLError {
+        func failure(_ code: URLError.Code, _ error: any Error) -> URLError {
+            URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: "\(error)"), url: url)
+        }
+        if let closed = streamError as? NIOHTTP2Errors.StreamClosed {
+            return failure(closed.errorCode == .protocolError ? .badServerResponse : .networkConnectionLost, closed)
+        }
+        if streamError is any NIOHTTP2Error { return failure(.badServerResponse, streamError) }
+        if let connectionFailure {
+            if connectionFailure is any NIOHTTP2Error { return failure(.networkConnectionLost, connectionFailure) }
+            return map(connectionFailure, refusal: nil, url: url)
+        }
+        return map(streamError, refusal: nil, url: url)
     }
 
     /// A refused server, as ``TrustRefusal`` says.

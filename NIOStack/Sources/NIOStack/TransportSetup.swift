@@ -26,7 +26,7 @@ struct TransportSetup: Sendable {
         // the ChainValidator, and no root is needed by BoringSSL itself.
         tls.certificateVerification = .noHostnameVerification
         tls.trustRoots = .certificates([])
-        tls.applicationProtocols = ["http/1.1"]
+        tls.applicationProtocols = configuration.httpVersions.applicationProtocols
         // A close sends close_notify, then NIOSSL waits for the server's before closing the socket, 5 s by default: a
         // cancelled exchange with a server that never answers would keep its connection that long (CANCEL-3). A client
         // need not wait for the server's close_notify (RFC 8446 6.1).

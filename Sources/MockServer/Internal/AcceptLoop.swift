@@ -14,6 +14,8 @@ struct AcceptLoop {
     let listener: Int32
     /// Opened by the caller before the thread starts, so that it exists before anything can fill the table.
     let reservedSpare: Int32
+    /// Signalled once the listening socket is closed.
+    let listenerClosed: DispatchSemaphore
 
     /// How long to wait before retrying when no descriptor is free at all.
     static let backOff: Duration = .milliseconds(50)
@@ -23,6 +25,7 @@ struct AcceptLoop {
         defer {
             if spare >= 0 { close(spare) }
             close(listener)
+            listenerClosed.signal()
             core.threadFinished()
         }
         // Polls with a short timeout so that shutdown is noticed within 50 ms.

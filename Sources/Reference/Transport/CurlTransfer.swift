@@ -23,7 +23,7 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         case bodyTooLarge(limit: Int)
         case headTooLarge
         /// The request was about to be sent a further time with no response in between (a refused HTTP/2 stream, a
-        /// `GOAWAY` that left it out, a reused connection found dead), past ``CurlTransfer/maximumReplays``; it
+        /// `GOAWAY` that left it out, a reused connection found dead), past NetworkCore's `ReplayRule`'s bound; it
         /// had been sent this many times.
         case replaysExhausted(sends: Int)
         /// A redirect would have gone on a pooled connection that presented another client identity than the
@@ -33,9 +33,6 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
         /// lost with no response: the server may have acted on it (HTTP-22).
         case lostAfterSending
     }
-
-    /// The most times a request is sent again with no response in between (HTTP-18).
-    static let maximumReplays = 2
 
     let easy: CurlEasy
     let trust: TLSTrustContext
@@ -67,9 +64,9 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// is a replay.
     private var statusLines = 0
     private var statusLinesAtLastRequest: Int?
-    private var replays = 0
-    /// The two counts above as they were before the last request started, to take back a send that never happened.
-    private var countsBeforeLastRequest: (statusLines: Int?, replays: Int) = (nil, 0)
+    private var replays = ReplayRule()
+    /// The two above as they were before the last request started, to take back a send that never happened.
+    private var countsBeforeLastRequest: (statusLines: Int?, replays: ReplayRule) = (nil, ReplayRule())
 
     /// No byte for this long fails the transfer as timed out.
     let idleTimeout: Duration
@@ -153,16 +150,19 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     func startingRequest(overHTTP2: Bool) -> Bool {
         countsBeforeLastRequest = (statusLinesAtLastRequest, replays)
         defer { statusLinesAtLastRequest = statusLines }
-        replays = statusLines == statusLinesAtLastRequest ? replays + 1 : 0
-        if replays > 0, !isIdempotent, !overHTTP2 {
+        guard statusLines == statusLinesAtLastRequest else {
+            replays.responseArrived()
+            return true
+        }
+        switch replays.decide(overHTTP2 ? .refusedStream : .reusedConnectionLost, isIdempotent: isIdempotent) {
+        case .sendAgain:
+            return true
+        case .lostAfterSending:
             stop = .lostAfterSending
-            return false
+        case .exhausted(let sends):
+            stop = .replaysExhausted(sends: sends)
         }
-        guard replays <= Self.maximumReplays else {
-            stop = .replaysExhausted(sends: replays)
-            return false
-        }
-        return true
+        return false
     }
 
     /// Whether libcurl most likely ended the transfer because a `GOAWAY` left its stream out, so that the server
@@ -174,7 +174,8 @@ final class CurlTransfer: Cancelable, @unchecked Sendable {
     /// says which nowhere, so the request may have been processed. Hence only a request that may be repeated
     /// anyway is sent again: an idempotent method (RFC 9110 §9.2.2), and no response head since it was sent.
     func wasExcludedByGoAway(_ code: CURLcode) -> Bool {
-        code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled && isIdempotent
+        code == CURLE_HTTP2 && statusLines == statusLinesAtLastRequest && stop == nil && !isCancelled
+            && ReplayRule.allows(.endedByGoAway, isIdempotent: isIdempotent)
     }
 
     /// Leaves the connection libcurl chose, which the server closed while it was idle in the pool, for a new one;

@@ -98,7 +98,7 @@ struct TransferFailure {
             return TransportFailure(
                 library: "Reference", code: Int(code.rawValue),
                 message:
-                    "the request was sent \(sends) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(CurlTransfer.maximumReplays)"
+                    "the request was sent \(sends) times with no response (a refused HTTP/2 stream, a GOAWAY that left it out, or a dead connection, each time); replays stop at \(ReplayRule.maximumReplays)"
             )
         case .connectionPresentedAnotherIdentity:
             return TransportFailure(

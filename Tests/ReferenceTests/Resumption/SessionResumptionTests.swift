@@ -25,6 +25,23 @@ struct SessionResumptionTests {
         }
     }
 
+    /// A server on a port below the kernel's ephemeral range, for a test that shuts it down and listens on its port
+    /// again: an ephemeral port left free for that moment can be taken by another test's server or outgoing
+    /// connection ("bind: Address already in use", seen once in a run of the whole suite).
+    private static func harnessBelowEphemeralPorts(tls adjust: (inout MockServer.TLS) -> Void) throws -> Harness {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let lowestEphemeral = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        var lastError: (any Error)?
+        for _ in 0..<32 {
+            do {
+                return try Harness(port: Int.random(in: (lowestEphemeral - 8_000)..<lowestEphemeral), tls: adjust)
+            } catch let error as MockServerError where error.code == .bindFailed {
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
     private static func fetchClosing(_ harness: Harness) -> Result<Network.Value<Data, URLResponse>, Network.URLSessionError> {
         harness.server.enqueue(MockResponse(status: 200, body: Data("x".utf8), closeConnection: true))
         return harness.fetch(harness.resource())
@@ -111,11 +128,10 @@ struct SessionResumptionTests {
         arguments: [true, false])
     func certificateRotatedTicketKeysKept(acceptsOffers: Bool) throws {
         let keys = MockServer.TLS.TicketKeys.random()
-        let harness = try Harness(
-            tls: {
-                $0.sessionResumption = true
-                $0.resumption.ticketKeys = keys
-            })
+        let harness = try Self.harnessBelowEphemeralPorts {
+            $0.sessionResumption = true
+            $0.resumption.ticketKeys = keys
+        }
         #expect(Self.fetchClosing(harness).success != nil)
         let port = harness.server.port
         harness.server.shutdown()

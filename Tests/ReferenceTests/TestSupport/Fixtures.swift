@@ -39,6 +39,7 @@ struct Harness {
         scenario: String? = "valid-ec256",
         handler: (any AuthenticationChallengeHandler)? = nil,
         httpVersions: MockServer.TLS.HTTPVersions = .http1Only,
+        port: Int = 0,
         configure: (inout Network.URLSessionNetworkStack.Configuration) -> Void = { _ in },
         tls adjust: (inout MockServer.TLS) -> Void = { _ in }
     ) throws {
@@ -47,7 +48,7 @@ struct Harness {
                 var tls = MockServer.TLS(identity: Fixtures.identity($0), httpVersions: httpVersions)
                 adjust(&tls)
                 return tls
-            })
+            }, port: port)
         var configuration = Network.URLSessionNetworkStack.Configuration()
         configuration.trustRoots = Fixtures.rootA
         configure(&configuration)

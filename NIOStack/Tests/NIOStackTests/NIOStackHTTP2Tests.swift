@@ -1,0 +1,86 @@
+import Foundation
+import NetworkCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import NIOStack
+import Testing
+
+/// HTTP/2 on the NIO stack: chosen in ALPN when offered, one shared connection per server, a stream per fetch, each
+/// judged again on a reused connection (TRUST-6).
+@Suite("NIO stack: HTTP/2", .timeLimit(.minutes(1)))
+struct NIOStackHTTP2Tests {
+
+    private static func stack(
+        handler: (any AuthenticationChallengeHandler)? = nil, versions: HTTPVersions = .http2Preferred
+    ) throws -> NIONetworkStack {
+        var configuration = NIONetworkStack.Configuration()
+        configuration.trustRoots = try .only(pemFiles: [Fixtures.path("roots/root-a.pem")])
+        configuration.httpVersions = versions
+        return NIONetworkStack(
+            configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
+    }
+
+    private static func server(_ versions: MockServer.TLS.HTTPVersions = .http1AndHTTP2) throws -> MockServer {
+        try MockServer(tls: MockServer.TLS(identity: Fixtures.identity("valid-ec256"), httpVersions: versions))
+    }
+
+    private static func fetch(_ stack: NIONetworkStack, _ url: URL) async throws -> String {
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: url, timeoutInterval: 10))) })
+        return String(decoding: try await stack.fetch(resource: resource).value, as: UTF8.self)
+    }
+
+    @Test("concurrent fetches to one server share one HTTP/2 connection, a stream each")
+    func concurrentFetchesShareOneConnection() async throws {
+        let server = try Self.server()
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        let stack = try Self.stack()
+        defer { stack.shutDown() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<4 {
+                server.enqueue(MockResponse(status: 200, body: Data("\(index)".utf8)))
+                group.addTask { try await Self.fetch(stack, server.url("/\(index)")) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(Set(bodies) == ["0", "1", "2", "3"])
+        #expect(server.journal.count == 1)
+        #expect(server.journal.first?.applicationProtocol == "h2")
+        #expect(server.journal.first?.requestCount == 5)
+    }
+
+    @Test("http1Only offers no h2: a server that prefers it answers in HTTP/1.1")
+    func http1OnlyOffersNoH2() async throws {
+        let server = try Self.server()
+        server.enqueue(MockResponse(status: 200, body: Data("one".utf8)))
+        let stack = try Self.stack(versions: .http1Only)
+        defer { stack.shutDown() }
+
+        #expect(try await Self.fetch(stack, server.url("/")) == "one")
+        #expect(server.journal.first?.applicationProtocol == "http/1.1")
+    }
+
+    @Test("a reused HTTP/2 connection is judged again before each stream: a refusal opens no stream and names the reason")
+    func reusedConnectionRechecked() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        let handler = NIOStackKeepAliveTests.RefusingOnReuse()
+        let stack = try Self.stack(handler: handler)
+        defer { stack.shutDown() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+
+        await #expect {
+            _ = try await Self.fetch(stack, server.url("/second"))
+        } throws: { error in
+            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
+            return urlError.code == .serverCertificateUntrusted && urlError.serverTrustFailure?.detail == "refused on reuse"
+        }
+        #expect(handler.reusedChecks.withLock { $0 } == 1)
+        #expect(server.journal.count == 1)
+        #expect(server.journal.first?.requestCount == 1)
+    }
+}

@@ -13,6 +13,14 @@ let nioValidationProfiles = Context.environment["BENCH_NIO_VALIDATION_PROFILES"]
 // ... and this when it has NIONetworkStack.Configuration.httpVersions, for the NIO stack's HTTP/2 rows.
 let nioHTTP2 = Context.environment["BENCH_NIO_HTTP2"] == "1"
 
+// One condition a line: the manifest's type checker gave up on them as one expression.
+var benchDefines: [SwiftSetting] = []
+if validationProfiles { benchDefines.append(.define("BENCH_VALIDATION_PROFILES")) }
+if revocation { benchDefines.append(.define("BENCH_REVOCATION")) }
+if resumption { benchDefines.append(.define("BENCH_RESUMPTION")) }
+if nioValidationProfiles { benchDefines.append(.define("BENCH_NIO_VALIDATION_PROFILES")) }
+if nioHTTP2 { benchDefines.append(.define("BENCH_NIO_HTTP2")) }
+
 let package = Package(
     name: "Benchmarks",
     dependencies: [
@@ -40,11 +48,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            swiftSettings: (validationProfiles ? [.define("BENCH_VALIDATION_PROFILES")] : [])
-                + (revocation ? [.define("BENCH_REVOCATION")] : [])
-                + (resumption ? [.define("BENCH_RESUMPTION")] : [])
-                + (nioValidationProfiles ? [.define("BENCH_NIO_VALIDATION_PROFILES")] : [])
-                + (nioHTTP2 ? [.define("BENCH_NIO_HTTP2")] : [])
+            swiftSettings: benchDefines
         ),
     ]
 )

@@ -44,7 +44,9 @@ public struct ReplayRule: Sendable, Equatable {
 
     /// Whether a request with no response may go again for `cause`, leaving the bound aside.
     ///
-    /// - Parameter isIdempotent: whether the request's method may be repeated (``RequestCheck/mayBeSentAgain(_:)``).
+    /// - Parameters:
+    ///   - cause: why the request got no response.
+    ///   - isIdempotent: whether the request's method may be repeated (``RequestCheck/mayBeSentAgain(_:)``).
     public static func allows(_ cause: Cause, isIdempotent: Bool) -> Bool {
         switch cause {
         case .refusedStream, .leftOutByGoAway: return true
@@ -53,6 +55,10 @@ public struct ReplayRule: Sendable, Equatable {
     }
 
     /// Decides on a request that got no response, counting a send again against the bound.
+    ///
+    /// - Parameters:
+    ///   - cause: why the request got no response.
+    ///   - isIdempotent: whether the request's method may be repeated (``RequestCheck/mayBeSentAgain(_:)``).
     public mutating func decide(_ cause: Cause, isIdempotent: Bool) -> Decision {
         guard Self.allows(cause, isIdempotent: isIdempotent) else { return .lostAfterSending }
         replays += 1

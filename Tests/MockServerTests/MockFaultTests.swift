@@ -86,6 +86,24 @@ struct MockFaultTests {
         #expect(try server.waitForClose(ofConnection: 0).closedBy == .server)
     }
 
+    @Test("a request body shorter than the fault's count is cut at its end, as over HTTP/2 (it waited for bytes that never came)")
+    func shortBodyCutAtItsEnd() throws {
+        let (result, server) = try run(MockFault(.close, .afterRequestBodyBytes(10)), ["--data-binary", "abc"])
+        defer { server.shutdown() }
+        #expect(result.exitCode == 52, "\(result.stderr)")
+        let request = try server.takeRequest()
+        #expect(request.bodyText == "abc")
+        #expect(request.failure == "server cut the request body after 3 bytes")
+    }
+
+    @Test("a response body shorter than the fault's count is sent whole, then the fault fires, as over HTTP/2")
+    func shortResponseThenFault() throws {
+        let (result, server) = try run(MockFault(.reset, .afterResponseBodyBytes(100)))
+        defer { server.shutdown() }
+        #expect(result.body == "0123456789")
+        #expect(try server.waitForClose(ofConnection: 0).closeKind == .reset)
+    }
+
     @Test("respond once the request was read has nothing to anticipate: the response goes out as scripted")
     func respondAfterRequestIsTheScriptedResponse() throws {
         let (result, server) = try run(MockFault(.respond, .afterRequest))

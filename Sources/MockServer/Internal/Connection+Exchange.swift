@@ -44,7 +44,8 @@ extension Connection {
 
     func serve(_ head: RequestHead, exchange: Int) {
         let scripted = core.queuedResponse()
-        if let scripted, let fault = scripted.fault, interruptsRequest(head, fault, scripted, exchange: exchange) { return }
+        var timeline = ExchangeTimeline(fault: scripted?.fault)
+        if let cut = timeline.cutRequest(at: .requestHead) { return interrupt(head, cut, scripted, exchange: exchange, body: []) }
         if case .contentLength(let length) = head.framing, length > core.maximumRequestBodySize {
             let reason = "request body of \(length) bytes is larger than the limit of \(core.maximumRequestBodySize)"
             record(head, body: [], chunkSizes: nil, exchange: exchange, failure: reason)
@@ -58,8 +59,18 @@ extension Connection {
         switch head.framing {
         case .none:
             body = []
+            if let cut = timeline.cutRequest(at: .requestBody(received: 0, ended: true)) {
+                return interrupt(head, cut, scripted, exchange: exchange, body: [])
+            }
         case .contentLength(let length):
-            while buffer.count < length {
+            while true {
+                let received = min(buffer.count, length)
+                if let cut = timeline.cutRequest(at: .requestBody(received: received, ended: received == length)) {
+                    let kept = Array(buffer.prefix(cut.keptBody))
+                    buffer.removeAll()
+                    return interrupt(head, cut, scripted, exchange: exchange, body: kept)
+                }
+                if received == length { break }
                 guard readMore() else {
                     record(
                         head, body: buffer, chunkSizes: nil, exchange: exchange,
@@ -80,6 +91,10 @@ extension Connection {
                     // The decoder copied what it consumed; dropping it keeps the wire bytes from piling up too.
                     buffer.removeFirst(consumed)
                     consumed = 0
+                    if let cut = timeline.cutRequest(at: .requestBody(received: decoder.body.count, ended: false)) {
+                        buffer.removeAll()
+                        return interrupt(head, cut, scripted, exchange: exchange, body: Array(decoder.body.prefix(cut.keptBody)))
+                    }
                     guard readMore() else {
                         record(
                             head, body: decoder.body, chunkSizes: decoder.chunkSizes, exchange: exchange,
@@ -96,46 +111,35 @@ extension Connection {
                 }
             }
             buffer.removeFirst(consumed)
+            if let cut = timeline.cutRequest(at: .requestBody(received: decoder.body.count, ended: true)) {
+                return interrupt(head, cut, scripted, exchange: exchange, body: Array(decoder.body.prefix(cut.keptBody)))
+            }
             body = decoder.body
             chunkSizes = decoder.chunkSizes
         }
 
         let request = record(head, body: body, chunkSizes: chunkSizes, exchange: exchange, failure: nil)
         let response = scripted ?? core.dispatch(request)
-        respond(response, to: head)
+        timeline.answer(with: response)
+        respond(response, to: head, timeline: &timeline)
     }
 
-    /// Fires a fault whose trigger falls inside the request; true when it did, and the exchange is over.
-    private func interruptsRequest(_ head: RequestHead, _ fault: MockFault, _ scripted: MockResponse, exchange: Int) -> Bool {
-        switch fault.trigger.base {
-        case .afterRequestHead:
-            note(fault)
-            record(head, body: [], chunkSizes: nil, exchange: exchange, failure: "body not read (\(fault))")
-        case .afterRequestBodyBytes(let count):
-            note(fault)
-            if head.expectsContinue, !write(ResponseEncoder.continueLine) {
-                finish(by: .client, kind: .fin)
-                return true
-            }
-            // Bounded by the body limit too, so a huge count cannot make the server buffer without end.
-            let limit = min(count, core.maximumRequestBodySize)
-            while buffer.count < limit, readMore() {}
-            let body = Array(buffer.prefix(limit))
-            buffer.removeAll()
-            record(head, body: body, chunkSizes: nil, exchange: exchange, failure: "server cut the request body after \(body.count) bytes")
-        default:
-            return false
-        }
-        if fault.effect == .respond {
+    /// A request fault: records the request as far as it came, then acts (``MockFault/Effect/respond`` answers at
+    /// once, then closes).
+    private func interrupt(
+        _ head: RequestHead, _ cut: ExchangeTimeline.RequestCut, _ scripted: MockResponse?, exchange: Int, body: [UInt8]
+    ) {
+        note(cut.fault)
+        record(head, body: body, chunkSizes: nil, exchange: exchange, failure: cut.failure)
+        if cut.fault.effect == .respond, let scripted {
             respondAndClose(
                 scripted.with {
                     $0.fault = nil
                     $0.closeConnection = true
                 })
         } else {
-            perform(fault.effect, midMessage: true)
+            perform(cut.fault.effect, midMessage: true)
         }
-        return true
     }
 
     @discardableResult
@@ -158,29 +162,22 @@ extension Connection {
         finish(by: .server, kind: .fin)
     }
 
-    func respond(_ response: MockResponse, to head: RequestHead) {
+    func respond(_ response: MockResponse, to head: RequestHead, timeline: inout ExchangeTimeline) {
         if let fault = response.fault { note(fault) }
         if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
 
         // A fault whose moment came before the response fires now, in place of it (late faults included).
-        if let fault = response.fault, fault.trigger.precedesResponse, fault.effect.endsExchange {
-            return perform(fault.effect, midMessage: false)
-        }
+        if let fault = timeline.reach(.responseStart) { return perform(fault.effect, midMessage: false) }
 
         note(response.malformation)
         let encoded = ResponseEncoder.encode(response, forHeadRequest: head.method == "HEAD")
         var bytes = encoded.head + encoded.body
-        if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base {
-            bytes = Array(bytes.prefix(encoded.head.count + count))
-        }
+        if let limit = timeline.responseBodyLimit { bytes = Array(bytes.prefix(encoded.head.count + limit)) }
         guard write(bytes, throttle: response.throttle) else {
             return finish(by: core.isShuttingDown ? .server : .client, kind: .fin)
         }
 
-        if let fault = response.fault, !fault.trigger.precedesResponse, fault.effect.endsExchange {
-            let cut = fault.trigger != .afterResponse
-            return perform(fault.effect, midMessage: cut)
-        }
+        if let fault = timeline.reach(.responseEnd) { return perform(fault.effect, midMessage: timeline.cutsResponse) }
         if encoded.mustClose || head.wantsClose { finish(by: .server, kind: .fin) }
     }
 }

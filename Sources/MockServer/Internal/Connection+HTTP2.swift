@@ -6,16 +6,19 @@ extension Connection {
     private struct Exchange {
         var index: Int
         var scripted: MockResponse?
+        /// When the scripted response's fault fires, as over HTTP/1.1.
+        var timeline = ExchangeTimeline(fault: nil)
         /// The request was recorded, or a fault ended it: later events on the stream change nothing.
         var settled = false
+        /// The response was submitted; its end is reported to the timeline once the stream is over.
+        var answered = false
+        var responseEnded = false
     }
 
     /// What the connection still owes once streams end.
     private struct Pending {
         var exchanges: [Int32: Exchange] = [:]
         var count = 0
-        /// Effects to fire once a stream's response is completely sent (trigger `afterResponse`).
-        var afterResponse: [Int32: MockFault.Effect] = [:]
         /// The connection closes once this stream's response is sent (`closeConnection`, or GOAWAY past it).
         var closeAfter: Int32?
         /// Streams answered before their request ended: reset once the response's last frame went out (a reset
@@ -72,15 +75,20 @@ extension Connection {
     /// Fires the faults of responses cut short or sent in full, and closes a connection whose last stream ended.
     private func settleSentStreams(_ session: HTTP2Session, _ pending: inout Pending) {
         for stream in session.takeCutStreams() {
-            guard let scripted = pending.exchanges[stream]?.scripted else { continue }
+            guard pending.exchanges[stream]?.scripted != nil else { continue }
+            pending.exchanges[stream]?.responseEnded = true
             // Held by its fault, or by a body that never ends (`missingLastChunkThenClose`), which then closes.
-            act(scripted.fault?.effect ?? .close, on: stream, session, &pending, midMessage: true, responseFollows: true)
+            let effect = pending.exchanges[stream]?.timeline.reach(.responseEnd)?.effect ?? .close
+            act(effect, on: stream, session, &pending, midMessage: true, responseFollows: true)
             if closed { return }
             guard flush(session) else { return finish(by: .client, kind: .fin) }
         }
-        for (stream, effect) in pending.afterResponse where !session.isOpen(stream) {
-            pending.afterResponse[stream] = nil
-            act(effect, on: stream, session, &pending, midMessage: false)
+        let ended = pending.exchanges.filter { $0.value.answered && !$0.value.responseEnded && !session.isOpen($0.key) }.keys
+        for stream in ended.sorted() {
+            pending.exchanges[stream]?.responseEnded = true
+            guard let fault = pending.exchanges[stream]?.timeline.reach(.responseEnd) else { continue }
+            let midMessage = pending.exchanges[stream]?.timeline.cutsResponse ?? false
+            act(fault.effect, on: stream, session, &pending, midMessage: midMessage)
             if closed { return }
         }
         // Streams that are over leave the table, so a long-lived connection keeps only what is in flight.
@@ -109,12 +117,12 @@ extension Connection {
         case .requestHead(let stream):
             guard var exchange = pending.exchanges[stream], !exchange.settled else { return }
             exchange.scripted = core.queuedResponse()
+            exchange.timeline = ExchangeTimeline(fault: exchange.scripted?.fault)
+            let cut = exchange.timeline.cutRequest(at: .requestHead)
             pending.exchanges[stream] = exchange
-            if let fault = exchange.scripted?.fault, fault.trigger == .afterRequestHead {
-                interrupt(stream, session, &pending, fault: fault, body: [], failure: "body not read (\(fault))")
-            }
+            if let cut { interrupt(stream, session, &pending, cut, body: []) }
         case .requestData(let stream):
-            guard let exchange = pending.exchanges[stream], !exchange.settled, let request = session.requests[stream] else { return }
+            guard var exchange = pending.exchanges[stream], !exchange.settled, let request = session.requests[stream] else { return }
             if request.bodyTooLarge {
                 let reason = "request body larger than the limit of \(core.maximumRequestBodySize)"
                 pending.exchanges[stream]?.settled = true
@@ -122,42 +130,41 @@ extension Connection {
                 answer(stream, ResponseEncoder.contentTooLarge(reason), isHead: false, session, &pending)
                 // The response is the answer; the rest of the upload is not wanted (RFC 9113 §8.1).
                 pending.resetOnceAnswered.insert(stream)
-            } else if let fault = exchange.scripted?.fault, case .afterRequestBodyBytes(let count) = fault.trigger.base,
-                request.body.count >= count
-            {
-                let body = Array(request.body.prefix(count))
-                interrupt(
-                    stream, session, &pending, fault: fault, body: body, failure: "server cut the request body after \(body.count) bytes")
+            } else if let cut = exchange.timeline.cutRequest(at: .requestBody(received: request.body.count, ended: false)) {
+                pending.exchanges[stream] = exchange
+                interrupt(stream, session, &pending, cut, body: Array(request.body.prefix(cut.keptBody)))
             }
         case .requestEnded(let stream):
-            guard let exchange = pending.exchanges[stream], !exchange.settled else { return }
+            guard var exchange = pending.exchanges[stream], !exchange.settled else { return }
             let body = session.requests[stream]?.body ?? []
-            if let fault = exchange.scripted?.fault, case .afterRequestBodyBytes = fault.trigger.base {
-                // The body ended before the count: the fault fires at its end, as late faults do.
-                return interrupt(
-                    stream, session, &pending, fault: fault, body: body, failure: "server cut the request body after \(body.count) bytes")
+            if let cut = exchange.timeline.cutRequest(at: .requestBody(received: body.count, ended: true)) {
+                pending.exchanges[stream] = exchange
+                return interrupt(stream, session, &pending, cut, body: Array(body.prefix(cut.keptBody)))
             }
-            pending.exchanges[stream]?.settled = true
+            exchange.settled = true
             let request = record(stream, exchange, session, body: body, failure: nil)
             let response = exchange.scripted ?? core.dispatch(request)
-            pending.exchanges[stream]?.scripted = response
+            exchange.scripted = response
+            exchange.timeline.answer(with: response)
+            pending.exchanges[stream] = exchange
             answer(stream, response, isHead: request.method == "HEAD", session, &pending)
         }
     }
 
-    /// A request fault: records the request as far as it came, then acts.
+    /// A request fault: records the request as far as it came, then acts (``MockFault/Effect/respond`` answers at
+    /// once, and resets the stream once the answer is out).
     private func interrupt(
-        _ stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, fault: MockFault, body: [UInt8], failure: String
+        _ stream: Int32, _ session: HTTP2Session, _ pending: inout Pending, _ cut: ExchangeTimeline.RequestCut, body: [UInt8]
     ) {
         guard let exchange = pending.exchanges[stream] else { return }
-        note(fault)
+        note(cut.fault)
         pending.exchanges[stream]?.settled = true
-        record(stream, exchange, session, body: body, failure: failure)
-        if fault.effect == .respond, let scripted = exchange.scripted {
+        record(stream, exchange, session, body: body, failure: cut.failure)
+        if cut.fault.effect == .respond, let scripted = exchange.scripted {
             answer(stream, scripted.with { $0.fault = nil }, isHead: false, session, &pending)
             pending.resetOnceAnswered.insert(stream)
         } else {
-            act(fault.effect, on: stream, session, &pending, midMessage: true)
+            act(cut.fault.effect, on: stream, session, &pending, midMessage: true)
         }
     }
 
@@ -179,10 +186,15 @@ extension Connection {
 
     // MARK: Answering
 
+    /// Submits a response on the stream, with the faults its exchange's timeline fires before it and inside it; a
+    /// response the server makes itself (an early answer, a `413`) carries none.
     private func answer(_ stream: Int32, _ response: MockResponse, isHead: Bool, _ session: HTTP2Session, _ pending: inout Pending) {
         if let fault = response.fault { note(fault) }
         if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
-        if let fault = response.fault, fault.trigger.precedesResponse, fault.effect.endsExchange {
+        var timeline = pending.exchanges[stream]?.timeline ?? ExchangeTimeline(fault: nil)
+        if response.fault == nil { timeline = ExchangeTimeline(fault: nil) }
+        defer { pending.exchanges[stream]?.timeline = timeline }
+        if let fault = timeline.reach(.responseStart) {
             act(fault.effect, on: stream, session, &pending, midMessage: false, responseFollows: true)
             // Only a GOAWAY that counts the stream as processed lets the response follow.
             guard case .goAway = fault.effect.base, pending.closeAfter == stream, !closed else { return }
@@ -194,14 +206,14 @@ extension Connection {
         if let raw = response.malformation?.rawHTTP2Frames(response, stream: stream) {
             // The response's head or framing is broken below what nghttp2 would send: the frames go raw.
             guard flush(session), write(raw.bytes) else { return finish(by: .client, kind: .fin) }
-            if let fault = response.fault, !fault.trigger.precedesResponse, fault.effect.endsExchange {
-                return act(fault.effect, on: stream, session, &pending, midMessage: fault.trigger != .afterResponse)
+            pending.exchanges[stream]?.responseEnded = true
+            if let fault = timeline.reach(.responseEnd) {
+                return act(fault.effect, on: stream, session, &pending, midMessage: timeline.cutsResponse)
             }
             if raw.thenClose { finish(by: .server, kind: .fin, closeNotify: false) }
             return
         }
-        var cut: Int?
-        if case .afterResponseBodyBytes(let count)? = response.fault?.trigger.base { cut = count }
+        var cut = timeline.responseBodyLimit
         var bytes = isHead ? [] : [UInt8](response.body)
         var fields = Self.fields(response, bodyCount: response.chunked != nil || response.closeDelimited ? nil : response.body.count)
         response.malformation?.bend(&fields, &bytes, &cut, response)
@@ -210,9 +222,7 @@ extension Connection {
             ? nil
             : HTTP2Session.Body(bytes: bytes, cut: cut, frameSizes: (response.chunked ?? []).filter { $0 > 0 }, throttle: response.throttle)
         session.submitHeaders(stream, fields: fields, body: body, final: true)
-        if let fault = response.fault, fault.trigger == .afterResponse, fault.effect.endsExchange {
-            pending.afterResponse[stream] = fault.effect
-        }
+        pending.exchanges[stream]?.answered = true
         if response.closeConnection {
             session.submitGoAway(lastStreamID: stream, code: .noError)
             pending.closeAfter = stream

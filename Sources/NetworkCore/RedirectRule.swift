@@ -30,12 +30,13 @@ public enum RedirectRule {
     public static func schemes(from scheme: String) -> [String] { scheme.lowercased() == "https" ? ["https"] : ["http", "https"] }
 
     /// What to do with a response to `request`, after `redirects` redirects were followed already; at most `maximum`
-    /// are followed in a row. A refusal's `TransportFailure` names `library`.
+    /// are followed in a row (``RedirectPolicy/maximum``), and with 0 none is: the `3xx` is the response. A refusal's
+    /// `TransportFailure` names `library`.
     public static func decide(
         status: Int, location: String?, request: URLRequest, redirects: Int, maximum: Int = defaultMaximum, library: String
     ) -> Decision {
         let method = request.httpMethod ?? "GET"
-        guard (300...399).contains(status), status != 304, status != 300, let location, let current = request.url,
+        guard maximum > 0, (300...399).contains(status), status != 304, status != 300, let location, let current = request.url,
             isFollowed(method: method)
         else { return .deliver }
         func refusal(_ code: URLError.Code, _ reason: String, url: URL) -> Decision {

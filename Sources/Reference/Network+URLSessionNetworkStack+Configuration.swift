@@ -29,7 +29,7 @@ extension Network.URLSessionNetworkStack {
         /// Only GET, HEAD and POST requests follow (a 303 turns a POST into a GET); other methods (PUT, PATCH,
         /// DELETE, …) never do: their 3xx response is returned, as `Network/URLSessionError/http(_:_:_:)`,
         /// rather than replaying the method at another location. A redirect from HTTPS never goes to plain HTTP.
-        public var redirects: RedirectPolicy = .follow(maximum: RedirectRule.defaultMaximum)
+        public var redirects: RedirectPolicy = .default
 
         /// Addresses to use for given host names and ports instead of asking DNS.
         ///
@@ -42,12 +42,12 @@ extension Network.URLSessionNetworkStack {
         ///
         /// 100 MiB by default, so that a small compressed body cannot expand into gigabytes of memory. `nil`
         /// accepts any size, as `URLSession` does.
-        public var maximumResponseSize: Int? = 100 * 1024 * 1024
+        public var maximumResponseSize: Int? = TransportDefaults.maximumResponseSize
 
         /// The longest one attempt may take, from its start to its last body byte, however steadily bytes
         /// arrive (`URLRequest.timeoutInterval` only bounds the wait for the next byte). A longer attempt fails
         /// with `URLError.timedOut`. Seven days by default, as `URLSessionConfiguration.timeoutIntervalForResource`.
-        public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60
+        public var timeoutIntervalForResource: TimeInterval = TransportDefaults.timeoutIntervalForResource
 
         /// The rules applied to a server's chain beyond standard validation; `ValidationProfile/strict` by
         /// default. A refusal by the profile is a standard-validation failure: the handler sees it in

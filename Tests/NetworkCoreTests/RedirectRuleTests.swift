@@ -46,6 +46,20 @@ struct RedirectRuleTests {
         }
     }
 
+    @Test("a policy that follows none delivers the 3xx itself, rather than refusing it as one redirect too many")
+    func neverFollowsDelivers() {
+        let request = Self.request("https://example.com/")
+        guard
+            case .deliver = RedirectRule.decide(
+                status: 302, location: "/x", request: request, redirects: 0, maximum: RedirectPolicy.never.maximum, library: "Test")
+        else {
+            Issue.record("expected the response to be delivered")
+            return
+        }
+        #expect(RedirectPolicy.follow(maximum: -3) == .never)
+        #expect(RedirectPolicy.default.maximum == RedirectRule.defaultMaximum)
+    }
+
     @Test("a custom method sees its 3xx instead of being sent elsewhere")
     func customMethodsAreNotFollowed() {
         guard case .deliver = Self.decide(307, to: "/x", from: Self.request("https://example.com/", method: "PUT")) else {

@@ -20,7 +20,6 @@ struct NIOSubject: ConformanceSubject {
         [
             .clientCertificates: "the NIO stack presents no client certificate",
             .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
-            .redirectLimit: "the NIO stack follows at most 16 redirects in a row and has no setting for another limit",
             .sessionResumption: "the NIO stack makes a full handshake on every connection (swift-nio-ssl keeps no client sessions)",
         ]
     }
@@ -36,6 +35,7 @@ struct NIOSubject: ConformanceSubject {
         configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }
+        if let limit = environment.maximumRedirects { configuration.redirects = .follow(maximum: limit) }
         return NIONetworkStack(
             configuration: configuration, authenticationChallengeHandler: environment.authenticationChallengeHandler,
             retryQueue: environment.retryQueue)

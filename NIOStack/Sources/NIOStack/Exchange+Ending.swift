@@ -42,7 +42,10 @@ extension Exchange {
                 .failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
         case is ResponseCollector.HeadsTooLarge:
             return end(
-                .failure(TransportErrors.make(.badServerResponse, "the response heads are larger than 256 KiB in all", url: url)), hop: hop)
+                .failure(
+                    TransportErrors.make(
+                        .badServerResponse, "the response heads are larger than 256 KiB in all", url: url)),
+                hop: hop)
         default:
             break
         }
@@ -98,7 +101,7 @@ extension Exchange {
         let location = head.headers.first(name: "location")
         switch RedirectRule.decide(
             status: Int(head.status.code), location: location, request: request, redirects: attempt.redirects,
-            library: TransportErrors.library)
+            maximum: setup.configuration.redirects.maximum, library: TransportErrors.library)
         {
         case .follow(let next):
             let current = state.withLock { $0.hop == hop && !$0.isDone }

@@ -67,10 +67,14 @@ extension NIONetworkStack {
         public var verificationTime: Date?
 
         /// The largest response body accepted, in bytes; a larger one fails with `dataLengthExceedsMaximum`.
-        public var maximumResponseSize: Int = 100 * 1024 * 1024
+        public var maximumResponseSize: Int = TransportDefaults.maximumResponseSize
 
         /// The longest one attempt may take, however steadily bytes arrive (seven days, as URLSession has it).
-        public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+        public var timeoutIntervalForResource: TimeInterval = TransportDefaults.timeoutIntervalForResource
+
+        /// Which redirects are followed, and how many in a row (NetworkCore's `RedirectPolicy`): up to 16 by
+        /// default, as `URLSession` and the reference stack.
+        public var redirects: RedirectPolicy = .default
 
         /// Host names sent to another address.
         public var resolveOverrides: [ResolveOverride] = []

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkCore
 
 /// Where one hop connects, and what it says on the wire: the request URL's host and port, and the address a resolve
 /// override points them at.
@@ -19,7 +20,7 @@ struct Target: Sendable {
         var spelled = url.host ?? ""
         if spelled.hasPrefix("["), spelled.hasSuffix("]") { spelled = String(spelled.dropFirst().dropLast()) }
         spelledHost = spelled
-        let host = (spelled.hasSuffix(".") ? String(spelled.dropLast()) : spelled).lowercased()
+        let host = HostName.normalized(spelled)
         self.host = host
         port = url.port ?? (isTLS ? 443 : 80)
         let port = self.port
@@ -35,10 +36,8 @@ struct Target: Sendable {
 
     var poolKey: ConnectionPool.Key { ConnectionPool.Key(isTLS: isTLS, host: host, port: port, address: address) }
 
-    var isIPLiteral: Bool { host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } }
-
     /// SNI carries names only, never an address.
-    var sniName: String? { isIPLiteral ? nil : host }
+    var sniName: String? { HostName.isName(host) ? host : nil }
 
     var hostHeader: String {
         let name = spelledHost.contains(":") ? "[\(spelledHost)]" : spelledHost

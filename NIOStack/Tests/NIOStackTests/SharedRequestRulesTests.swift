@@ -86,6 +86,24 @@ struct SharedRequestRulesTests {
         return await outcome(stack, request)
     }
 
+    @Test("a redirect limit ends alike on both stacks: none followed delivers the 3xx, one too many refuses")
+    func redirectLimitsAgree() async throws {
+        for policy in [RedirectPolicy.never, .follow(maximum: 1)] {
+            var referenceConfiguration = Network.URLSessionNetworkStack.Configuration()
+            referenceConfiguration.redirects = policy
+            let reference = Network.URLSessionNetworkStack(configuration: referenceConfiguration, retryQueue: .global())
+            var nioConfiguration = NIONetworkStack.Configuration()
+            nioConfiguration.redirects = policy
+            let nio = NIONetworkStack(configuration: nioConfiguration, retryQueue: DispatchQueue(label: "test.retry"))
+            let left = try await Self.redirected(through: reference, method: "GET", status: 302, location: "/again", hops: 2)
+            let right = try await Self.redirected(through: nio, method: "GET", status: 302, location: "/again", hops: 2)
+            #expect(left == right, "\(policy): reference \(left), NIO \(right)")
+            #expect(left != .status(200), "\(policy): two redirects were followed")
+            nio.shutDown()
+            await reference.shutdown()
+        }
+    }
+
     @Test("each redirect ends alike on the reference stack and the NIO stack")
     func redirectsAgree() async throws {
         let reference = Network.URLSessionNetworkStack(configuration: .init(), retryQueue: .global())

@@ -57,11 +57,9 @@ struct CurlEndpoint: Sendable, Equatable {
             defer { curl_free(value) }
             return String(cString: value)
         }
-        guard var host = part(CURLUPART_HOST, UInt32(CURLU_PUNYCODE))?.lowercased(),
+        guard let host = part(CURLUPART_HOST, UInt32(CURLU_PUNYCODE)),
             let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap(Int.init)
         else { return nil }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.hasSuffix("."), host.count > 1 { host.removeLast() }
-        return CurlEndpoint(host: host, port: port)
+        return CurlEndpoint(host: HostName.normalized(host), port: port)
     }
 }

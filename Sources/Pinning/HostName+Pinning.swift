@@ -1,27 +1,12 @@
 import Foundation
 import NetworkCore
 
-/// Host-name rules shared by the pinning handlers (docs/spec/trust.md, PIN-7 to PIN-10).
-///
-/// Names are compared as lowercase ASCII with one trailing dot removed, because DNS names are
-/// case-insensitive and `example.test.` is the same name as `example.test`. Subdomains are matched on
-/// whole labels (`api.example.test` is under `example.test`; `xexample.test` and `example.test.evil` are
-/// not), and never upwards: a policy never covers a parent of its domain.
-package enum HostName {
-
-    /// The form names are compared in: lowercased, one trailing dot removed, IPv6 brackets removed.
-    package static func normalized(_ name: String) -> String {
-        // The transport hands over hosts already normalised: checking is cheaper than lowercasing a copy.
-        if !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "[") }),
-            name.utf8.last != UInt8(ascii: ".")
-        {
-            return name
-        }
-        var name = name.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        return name
-    }
+/// Host-name rules of the pinning handlers (docs/spec/trust.md, PIN-7 to PIN-10), over NetworkCore's normal form
+/// (`HostName.normalized(_:)`: lowercase, one trailing dot removed, as DNS names are case-insensitive and
+/// `example.test.` is the same name as `example.test`). Subdomains are matched on whole labels (`api.example.test` is
+/// under `example.test`; `xexample.test` and `example.test.evil` are not), and never upwards: a policy never covers a
+/// parent of its domain.
+extension HostName {
 
     /// Whether `host` (normalized) is a proper subdomain of `domain` (normalized): it ends with `.domain`
     /// and what comes before is one or more non-empty labels.

@@ -83,7 +83,10 @@ extension Exchange {
         if let id = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID), connection.wasLeftOut(id) {
             return .leftOutByGoAway
         }
-        return reused ? .reusedConnectionLost : nil
+        // A stream the server reset, or whose response broke the rules, was answered in its way; only a connection that
+        // went away under a reused stream leaves its fate unknown.
+        let connectionLost = !connection.channel.isActive || connection.failure != nil
+        return reused && connectionLost && !(error is NIOHTTP2Errors.StreamClosed) ? .reusedConnectionLost : nil
     }
 
     /// A hop's response: followed, refused or delivered as ``RedirectRule`` decides. Answers whether its HTTP/1.1

@@ -36,7 +36,7 @@ extension Exchange {
         let loop = connection.channel.eventLoop
         loop.execute {
             loop.execute { [weak self] in
-                guard let self else { return }
+                guard let self, self.isCurrent(attempt) else { return }
                 guard connection.isUsable else { return self.sendAgainOnNewConnection(attempt) }
                 if let trust = connection.trust, let refusal = trust.recheck() {
                     self.setup.pool.retire(connection, for: attempt.target.poolKey)

@@ -86,10 +86,14 @@ final class Exchange: Cancelable {
         connect(attempt)
     }
 
+    /// Whether the attempt is still the exchange's: it neither ended (a cancel, the resource limit) nor moved on.
+    func isCurrent(_ attempt: Attempt) -> Bool {
+        state.withLock { $0.hop == attempt.hop && !$0.isDone }
+    }
+
     /// Sends the attempt's request again on a new connection, unless the exchange ended or moved on.
     func sendAgainOnNewConnection(_ attempt: Attempt) {
-        let current = state.withLock { $0.hop == attempt.hop && !$0.isDone }
-        if current { hop(attempt.request, redirects: attempt.redirects, mayReuse: false) }
+        if isCurrent(attempt) { hop(attempt.request, redirects: attempt.redirects, mayReuse: false) }
     }
 
     /// Opens a new connection for the attempt: HTTP/1.1 at once in plain HTTP, the protocol ALPN chose over TLS.

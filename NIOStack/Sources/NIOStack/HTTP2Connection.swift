@@ -30,7 +30,7 @@ final class HTTP2Connection: Sendable {
 
     /// Whether a new stream may start on it.
     var isUsable: Bool {
-        channel.isActive && state.withLock { $0.goAwayLastStreamID == nil && !$0.isRetired }
+        channel.isActive && state.withLock { $0.goAwayLastStreamID == nil && !$0.isRetired && $0.failure == nil }
     }
 
     /// Whether a `GOAWAY` left the stream out: the server did not process it (RFC 9113 §6.8).
@@ -38,11 +38,12 @@ final class HTTP2Connection: Sendable {
         state.withLock { state in state.goAwayLastStreamID.map { stream > $0 } ?? false }
     }
 
-    /// Records a `GOAWAY`: no new stream starts on the connection.
+    /// Records a `GOAWAY`: no new stream starts on the connection, which closes once its open streams ended.
     func receivedGoAway(lastStreamID: HTTP2StreamID) {
         state.withLock { state in
             state.goAwayLastStreamID = min(state.goAwayLastStreamID ?? lastStreamID, lastStreamID)
         }
+        retire()
     }
 
     /// The error that ended the connection, if one did.

@@ -11,8 +11,9 @@ import FoundationNetworking
 /// Trust is decided inside the TLS handshake, before any request byte is sent: swift-certificates' `Verifier` builds
 /// and checks the path to ``Configuration/trustRoots``, then the handler (a Pinning `ServerTrustEvaluator`, say)
 /// answers a `ServerTrustChallenge`. A refusal fails the fetch with `URLError(.serverCertificateUntrusted)` whose
-/// `serverTrustFailure` says why. Connections are kept alive per host, and a reused one is judged again by the
-/// handler before each request it carries. HTTP/1.1 only; no client certificates.
+/// `serverTrustFailure` says why. HTTP/2 when the server selects it in ALPN (``Configuration/httpVersions``), one
+/// shared connection per host with a stream per fetch, HTTP/1.1 keep-alive connections otherwise; a reused connection
+/// is judged again by the handler before each request or stream it carries. No client certificates.
 public final class NIONetworkStack: NetworkStack {
     public typealias Resource = Network.URLSessionResource
     public typealias Remote = Data

@@ -5,8 +5,9 @@ import FoundationNetworking
 #endif
 import NetworkCore
 
-/// NetworkCore's ``FetchTransport`` on SwiftNIO, NIOSSL and NIOHTTP1: HTTP/1.1 on keep-alive connections, the server
-/// judged inside the TLS handshake by the stack's `AuthenticationChallengeHandler`.
+/// NetworkCore's `FetchTransport` on SwiftNIO, NIOSSL, NIOHTTP1 and swift-nio-http2: HTTP/2 on a shared connection per
+/// server when it selects `h2`, HTTP/1.1 on keep-alive connections otherwise, the server judged inside the TLS
+/// handshake by the stack's `AuthenticationChallengeHandler`.
 public final class NIOTransport: FetchTransport {
 
     private let setup: TransportSetup

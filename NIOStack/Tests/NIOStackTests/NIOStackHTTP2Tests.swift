@@ -53,6 +53,47 @@ struct NIOStackHTTP2Tests {
         #expect(server.journal.first?.requestCount == 5)
     }
 
+    @Test("a response that breaks HTTP's rules ends its own stream only: the connection goes on serving the next fetch")
+    func streamErrorEndsItsStreamOnly() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        // Its content-length says 100 and its DATA carry 2 bytes: swift-nio-http2 resets the stream (RFC 9113 §8.1.1).
+        server.enqueue(MockResponse(headers: [("Content-Length", "100")], body: Data("no".utf8)))
+        server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        let stack = try Self.stack()
+        defer { stack.shutDown() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+
+        await #expect {
+            _ = try await Self.fetch(stack, server.url("/broken"))
+        } throws: { error in
+            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
+            return urlError.code == .badServerResponse
+        }
+        #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
+        #expect(server.journal.count == 1)
+        #expect(server.journal.first?.requestCount == 3)
+    }
+
+    @Test("a stream the server resets on a reused connection is not sent again: the server answered it, with a reset")
+    func resetStreamOnReusedConnectionNotSentAgain() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        server.enqueue(MockResponse(fault: MockFault(.resetStream(.internalError), .afterRequest)))
+        server.enqueue(MockResponse(status: 200, body: Data("again".utf8)))
+        let stack = try Self.stack()
+        defer { stack.shutDown() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+
+        await #expect {
+            _ = try await Self.fetch(stack, server.url("/reset"))
+        } throws: { error in
+            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
+            return urlError.code == .networkConnectionLost
+        }
+        #expect(server.journal.reduce(0) { $0 + $1.requestCount } == 2)
+    }
+
     @Test("http1Only offers no h2: a server that prefers it answers in HTTP/1.1")
     func http1OnlyOffersNoH2() async throws {
         let server = try Self.server()

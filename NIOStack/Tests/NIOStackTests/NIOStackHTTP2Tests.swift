@@ -31,6 +31,17 @@ struct NIOStackHTTP2Tests {
         return String(decoding: try await stack.fetch(resource: resource).value, as: UTF8.self)
     }
 
+    /// The `URLError` a fetch fails with, or `nil` when it succeeds or fails otherwise.
+    private static func urlError(_ stack: NIONetworkStack, _ url: URL) async -> URLError? {
+        do {
+            _ = try await fetch(stack, url)
+            return nil
+        } catch {
+            guard case .url(let urlError) = error as? Network.URLSessionError else { return nil }
+            return urlError
+        }
+    }
+
     @Test("concurrent fetches to one server share one HTTP/2 connection, a stream each")
     func concurrentFetchesShareOneConnection() async throws {
         let server = try Self.server()
@@ -64,12 +75,7 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        await #expect {
-            _ = try await Self.fetch(stack, server.url("/broken"))
-        } throws: { error in
-            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
-            return urlError.code == .badServerResponse
-        }
+        #expect(await Self.urlError(stack, server.url("/broken"))?.code == .badServerResponse)
         #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
         #expect(server.journal.count == 1)
         #expect(server.journal.first?.requestCount == 3)
@@ -85,12 +91,7 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        await #expect {
-            _ = try await Self.fetch(stack, server.url("/reset"))
-        } throws: { error in
-            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
-            return urlError.code == .networkConnectionLost
-        }
+        #expect(await Self.urlError(stack, server.url("/reset"))?.code == .networkConnectionLost)
         #expect(server.journal.reduce(0) { $0 + $1.requestCount } == 2)
     }
 
@@ -114,12 +115,9 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        await #expect {
-            _ = try await Self.fetch(stack, server.url("/second"))
-        } throws: { error in
-            guard case .url(let urlError) = error as? Network.URLSessionError else { return false }
-            return urlError.code == .serverCertificateUntrusted && urlError.serverTrustFailure?.detail == "refused on reuse"
-        }
+        let refusal = await Self.urlError(stack, server.url("/second"))
+        #expect(refusal?.code == .serverCertificateUntrusted)
+        #expect(refusal?.serverTrustFailure?.detail == "refused on reuse")
         #expect(handler.reusedChecks.withLock { $0 } == 1)
         #expect(server.journal.count == 1)
         #expect(server.journal.first?.requestCount == 1)

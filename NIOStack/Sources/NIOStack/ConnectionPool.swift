@@ -33,15 +33,13 @@ final class ConnectionPool: Sendable {
     /// Makes a new HTTP/2 connection the one its place shares, unless a usable one is there already or the pool is
     /// closed: then the new one is retired, to close after its first stream.
     func share(_ connection: HTTP2Connection, for key: Key) {
-        let replaced = idle.withLock { state -> HTTP2Connection?? in
-            if state.isClosed || state.shared[key]?.isUsable == true { return .none }
+        // The one that does not serve the place from now on: the new one, or the one it replaces.
+        let retired = idle.withLock { state -> HTTP2Connection? in
+            if state.isClosed || state.shared[key]?.isUsable == true { return connection }
             defer { state.shared[key] = connection }
-            return .some(state.shared[key])
+            return state.shared[key]
         }
-        switch replaced {
-        case .none: connection.retire()
-        case .some(let old): old?.retire()
-        }
+        retired?.retire()
     }
 
     /// Takes a connection out of sharing, if it is the one shared: its server is no longer trusted.

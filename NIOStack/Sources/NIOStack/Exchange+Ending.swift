@@ -107,8 +107,7 @@ extension Exchange {
             maximum: setup.configuration.redirects.maximum, library: TransportErrors.library)
         {
         case .follow(let next):
-            let current = state.withLock { $0.hop == hop && !$0.isDone }
-            if current { self.hop(next, redirects: attempt.redirects + 1) }
+            if isCurrent(attempt) { self.hop(next, redirects: attempt.redirects + 1) }
         case .refuse(let error):
             end(.failure(error), hop: hop)
         case .deliver:

@@ -6,8 +6,8 @@ import NetworkCore
 
 extension Exchange {
 
-    /// The settings the client announces: no server push, and NIO's defaults otherwise (a 16 KiB header list, which
-    /// NIO does not enforce on what it receives; the collector's 256 KiB bound on heads does).
+    /// The settings the client announces: no server push, up to 100 concurrent streams, and a header list as large as
+    /// the collector's bound on a response's heads.
     private static let http2Settings: HTTP2Settings = [
         HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
         HTTP2Setting(parameter: .maxHeaderListSize, value: ResponseCollector.maximumHeadBytes),

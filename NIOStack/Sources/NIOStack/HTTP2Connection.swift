@@ -3,7 +3,8 @@ import NIOHTTP2
 import NetworkCore
 
 /// A connection that speaks HTTP/2: fetches to its server share it, each on a stream of its own, while it is usable
-/// (open, no `GOAWAY` received, not retired); the trust check of its handshake judges it again before each stream.
+/// (open, not failed, not retired: a `GOAWAY` retires it); the trust check of its handshake judges it again before
+/// each stream.
 final class HTTP2Connection: Sendable {
     let channel: any Channel
     let multiplexer: NIOHTTP2Handler.StreamMultiplexer
@@ -30,7 +31,7 @@ final class HTTP2Connection: Sendable {
 
     /// Whether a new stream may start on it.
     var isUsable: Bool {
-        channel.isActive && state.withLock { $0.goAwayLastStreamID == nil && !$0.isRetired && $0.failure == nil }
+        channel.isActive && state.withLock { !$0.isRetired && $0.failure == nil }
     }
 
     /// Whether a `GOAWAY` left the stream out: the server did not process it (RFC 9113 §6.8).

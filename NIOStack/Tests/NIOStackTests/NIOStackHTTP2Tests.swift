@@ -31,17 +31,6 @@ struct NIOStackHTTP2Tests {
         return String(decoding: try await stack.fetch(resource: resource).value, as: UTF8.self)
     }
 
-    /// The `URLError` a fetch fails with, or `nil` when it succeeds or fails otherwise.
-    private static func urlError(_ stack: NIONetworkStack, _ url: URL) async -> URLError? {
-        do {
-            _ = try await fetch(stack, url)
-            return nil
-        } catch {
-            guard case .url(let urlError) = error as? Network.URLSessionError else { return nil }
-            return urlError
-        }
-    }
-
     @Test("concurrent fetches to one server share one HTTP/2 connection, a stream each")
     func concurrentFetchesShareOneConnection() async throws {
         let server = try Self.server()
@@ -75,7 +64,7 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        #expect(await Self.urlError(stack, server.url("/broken"))?.code == .badServerResponse)
+        #expect(await stack.urlError(fetching: server.url("/broken"))?.code == .badServerResponse)
         #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
         #expect(server.journal.count == 1)
         #expect(server.journal.first?.requestCount == 3)
@@ -91,7 +80,7 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        #expect(await Self.urlError(stack, server.url("/reset"))?.code == .networkConnectionLost)
+        #expect(await stack.urlError(fetching: server.url("/reset"))?.code == .networkConnectionLost)
         #expect(server.journal.reduce(0) { $0 + $1.requestCount } == 2)
     }
 
@@ -115,7 +104,7 @@ struct NIOStackHTTP2Tests {
         defer { stack.shutDown() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
-        let refusal = await Self.urlError(stack, server.url("/second"))
+        let refusal = await stack.urlError(fetching: server.url("/second"))
         #expect(refusal?.code == .serverCertificateUntrusted)
         #expect(refusal?.serverTrustFailure?.detail == "refused on reuse")
         #expect(handler.reusedChecks.withLock { $0 } == 1)

@@ -24,10 +24,8 @@ struct NIOStackTrustTests {
             configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
     }
 
-    private static func resource(_ url: URL, headers: [String: String] = [:]) -> Network.URLSessionResource {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return Network.URLSessionResource(baseRequestMaking: .init { [request] in $0(.success(request)) })
+    private static func resource(_ url: URL) -> Network.URLSessionResource {
+        Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: url, timeoutInterval: 10))) })
     }
 
     private static func evaluator(pins: Set<String>) throws -> ServerTrustEvaluator {
@@ -35,15 +33,17 @@ struct NIOStackTrustTests {
         return try ServerTrustEvaluator(configuration: .init(pinningPolicies: [policy]))
     }
 
-    /// The URLError a fetch failed with, or nil when it did not fail with one.
-    private static func urlError(_ stack: NIONetworkStack, _ url: URL, headers: [String: String] = [:]) async -> URLError? {
-        do {
-            _ = try await stack.fetch(resource: resource(url, headers: headers))
-            return nil
-        } catch {
-            guard case .url(let urlError) = error else { return nil }
-            return urlError
-        }
+    @Test("an IPv4 address written short (127.1) is the address 127.0.0.1: no SNI, matched against the certificate's IP")
+    func shorthandIPv4IsTheAddress() async throws {
+        let server = try Self.server()
+        server.enqueue(MockResponse(status: 200, body: Data("by address".utf8)))
+        let stack = try Self.stack()
+        defer { stack.shutDown() }
+
+        let value = try await stack.fetch(resource: Self.resource(URL(string: "https://127.1:\(server.port)/")!))
+
+        #expect(value.value == Data("by address".utf8))
+        #expect(server.journal.first?.sniName == nil)
     }
 
     @Test("a fetch over TLS to a server whose chain ends at a trusted root returns the body")
@@ -79,7 +79,7 @@ struct NIOStackTrustTests {
         let stack = try Self.stack(handler: try Self.evaluator(pins: pins))
         defer { stack.shutDown() }
 
-        let error = try #require(await Self.urlError(stack, server.url("/secret")))
+        let error = try #require(await stack.urlError(fetching: server.url("/secret")))
         let connection = try await server.awaitClose(ofConnection: 0)
 
         #expect(error.code == .serverCertificateUntrusted)
@@ -99,7 +99,7 @@ struct NIOStackTrustTests {
         let stack = try Self.stack(roots: ["roots/root-b.pem"])
         defer { stack.shutDown() }
 
-        let error = try #require(await Self.urlError(stack, server.url("/")))
+        let error = try #require(await stack.urlError(fetching: server.url("/")))
         let connection = try await server.awaitClose(ofConnection: 0)
 
         #expect(error.code == .serverCertificateUntrusted)
@@ -113,7 +113,7 @@ struct NIOStackTrustTests {
         let stack = try Self.stack()
         defer { stack.shutDown() }
 
-        let error = try #require(await Self.urlError(stack, server.url("/")))
+        let error = try #require(await stack.urlError(fetching: server.url("/")))
 
         #expect(error.code == .serverCertificateHasBadDate)
         #expect(error.transportFailure?.chainValidationFailure?.kind == .expired)

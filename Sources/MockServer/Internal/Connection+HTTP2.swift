@@ -191,8 +191,9 @@ extension Connection {
     private func answer(_ stream: Int32, _ response: MockResponse, isHead: Bool, _ session: HTTP2Session, _ pending: inout Pending) {
         if let fault = response.fault { note(fault) }
         if let delay = response.headDelay, !core.sleep(delay) { return finish(by: .server, kind: .fin) }
-        var timeline = pending.exchanges[stream]?.timeline ?? ExchangeTimeline(fault: nil)
-        if response.fault == nil { timeline = ExchangeTimeline(fault: nil) }
+        var timeline =
+            response.fault == nil
+            ? ExchangeTimeline(fault: nil) : pending.exchanges[stream]?.timeline ?? ExchangeTimeline(fault: response.fault)
         defer { pending.exchanges[stream]?.timeline = timeline }
         if let fault = timeline.reach(.responseStart) {
             act(fault.effect, on: stream, session, &pending, midMessage: false, responseFollows: true)

@@ -63,6 +63,7 @@ let package = Package(
             .product(name: "NetworkCore", package: "PinnedNetwork"),
             .product(name: "Pinning", package: "PinnedNetwork"),
             .product(name: "MockServer", package: "PinnedNetwork"),
+            .product(name: "FoundationSubject", package: "PinnedNetwork"),
         ]),
     ]
 )

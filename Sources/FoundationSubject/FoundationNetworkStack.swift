@@ -12,7 +12,7 @@ import NetworkCore
 /// It exists to be measured: the conformance suite runs against it, and `docs/foundation-divergences.md`
 /// explains where Foundation on Linux cannot do what the spec asks (no server-trust challenge, no custom
 /// roots, the unknown `URLError` code -1 for most transport failures).
-public final class FoundationNetworkStack: NetworkStack {
+public final class FoundationNetworkStack: StoppableNetworkStack {
 
     public typealias Resource = Network.URLSessionResource
     public typealias Remote = Data
@@ -40,8 +40,15 @@ public final class FoundationNetworkStack: NetworkStack {
         engine.fetch(resource: resource, completion: completion)
     }
 
-    /// Cancels every fetch in flight (each completes with `.cancelled`) and invalidates the session.
+    public func shutdown() async {
+        await engine.shutdown()
+    }
+
     public func finishFetchesAndInvalidateSession() {
+        engine.invalidate()
+    }
+
+    public func invalidateAndCancel() {
         engine.cancelAll()
     }
 }

@@ -29,7 +29,7 @@ extension Network {
     /// ``Configuration/callbackQueue`` names a queue for completions.
     ///
     /// - Warning: on the transport thread, code must not block: every fetch of the stack waits for it.
-    public final class URLSessionNetworkStack: NetworkStack {
+    public final class URLSessionNetworkStack: StoppableNetworkStack {
 
         public typealias Resource = URLSessionResource
         public typealias Remote = Data
@@ -79,21 +79,16 @@ extension Network {
             engine.fetch(resource: resource, completion: completion)
         }
 
-        /// Lets the fetches in flight finish (retries included), then stops the transport thread; fetches started
-        /// afterwards complete at once with `URLSessionError/cancelled`.
-        ///
-        /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
+        public func shutdown() async {
+            await engine.shutdown()
+        }
+
         public func finishFetchesAndInvalidateSession() {
             engine.invalidate()
         }
 
-        /// Refuses new fetches (they complete with `URLSessionError/cancelled`), waits until the fetches in
-        /// flight have completed (retries included), then stops the transport thread: the graceful shutdown a
-        /// service lifecycle awaits.
-        ///
-        /// Releasing the stack is the abrupt variant: fetches in flight complete with `.cancelled` at once.
-        public func shutdown() async {
-            await engine.shutdown()
+        public func invalidateAndCancel() {
+            engine.cancelAll()
         }
     }
 }

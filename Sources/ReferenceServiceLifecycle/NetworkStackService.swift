@@ -1,8 +1,9 @@
 import Reference
 import ServiceLifecycle
 
-/// A ``Network/URLSessionNetworkStack`` run as a swift-service-lifecycle `Service`, so that a server's
-/// `ServiceGroup` drains it on shutdown like its other services.
+/// A network stack run as a swift-service-lifecycle `Service`, so that a server's `ServiceGroup` drains it on
+/// shutdown like its other services: the reference stack, or any other that stops the ways every stack of the
+/// package does (`StoppableNetworkStack`, the NIO stack's included).
 ///
 /// `run()` returns once graceful shutdown was triggered and every fetch in flight (retries included) has
 /// completed: new fetches fail with `URLSessionError.cancelled` from that moment on, and the stack's transport
@@ -13,13 +14,13 @@ import ServiceLifecycle
 /// let group = ServiceGroup(services: [NetworkStackService(network), httpServer], logger: logger)
 /// try await group.run()
 /// ```
-public struct NetworkStackService: Service {
+public struct NetworkStackService<Stack: StoppableNetworkStack>: Service {
 
     /// The stack this service shuts down.
-    public let stack: Network.URLSessionNetworkStack
+    public let stack: Stack
 
     /// Wraps a stack; the stack is usable at once, before `run()` starts.
-    public init(_ stack: Network.URLSessionNetworkStack) {
+    public init(_ stack: Stack) {
         self.stack = stack
     }
 

@@ -474,7 +474,7 @@ struct RunCommand: ParsableCommand {
         case .nio:
             let stack = try makeNIOStack(plan, self)
             outcome = referenceCallbacks(stack, plan)
-            stack.shutDown()
+            stack.invalidateAndCancel()
         }
         let sorted = outcome.latencies.sorted()
         let fields: [String: Any] = [

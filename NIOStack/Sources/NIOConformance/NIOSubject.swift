@@ -42,6 +42,6 @@ struct NIOSubject: ConformanceSubject {
     }
 
     func tearDown(_ stack: NIONetworkStack) {
-        stack.shutDown()
+        stack.finishFetchesAndInvalidateSession()
     }
 }

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// `serverTrustFailure` says why. HTTP/2 when the server selects it in ALPN (``Configuration/httpVersions``), one
 /// shared connection per host with a stream per fetch, HTTP/1.1 keep-alive connections otherwise; a reused connection
 /// is judged again by the handler before each request or stream it carries. No client certificates.
-public final class NIONetworkStack: NetworkStack {
+public final class NIONetworkStack: StoppableNetworkStack {
     public typealias Resource = Network.URLSessionResource
     public typealias Remote = Data
     public typealias Request = URLRequest
@@ -46,8 +46,21 @@ public final class NIONetworkStack: NetworkStack {
         engine.fetch(resource: resource, completion: completion)
     }
 
-    /// Cancels every fetch in flight (each completes with `.cancelled`) and stops the event loop.
-    public func shutDown() {
+    public func shutdown() async {
+        await engine.shutdown()
+    }
+
+    public func finishFetchesAndInvalidateSession() {
+        engine.invalidate()
+    }
+
+    public func invalidateAndCancel() {
         engine.cancelAll()
+    }
+
+    /// Cancels every fetch in flight (each completes with `.cancelled`) and stops the event loop.
+    @available(*, deprecated, renamed: "invalidateAndCancel()", message: "every stack of the package stops the same ways")
+    public func shutDown() {
+        invalidateAndCancel()
     }
 }

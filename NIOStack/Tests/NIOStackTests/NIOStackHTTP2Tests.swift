@@ -36,7 +36,7 @@ struct NIOStackHTTP2Tests {
         let server = try Self.server()
         server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
@@ -61,7 +61,7 @@ struct NIOStackHTTP2Tests {
         server.enqueue(MockResponse(headers: [("Content-Length", "100")], body: Data("no".utf8)))
         server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
         #expect(await stack.urlError(fetching: server.url("/broken"))?.code == .badServerResponse)
@@ -77,7 +77,7 @@ struct NIOStackHTTP2Tests {
         server.enqueue(MockResponse(fault: MockFault(.resetStream(.internalError), .afterRequest)))
         server.enqueue(MockResponse(status: 200, body: Data("again".utf8)))
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
         #expect(await stack.urlError(fetching: server.url("/reset"))?.code == .networkConnectionLost)
@@ -89,7 +89,7 @@ struct NIOStackHTTP2Tests {
         let server = try Self.server()
         server.enqueue(MockResponse(status: 200, body: Data("one".utf8)))
         let stack = try Self.stack(versions: .http1Only)
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         #expect(try await Self.fetch(stack, server.url("/")) == "one")
         #expect(server.journal.first?.applicationProtocol == "http/1.1")
@@ -101,7 +101,7 @@ struct NIOStackHTTP2Tests {
         server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
         let handler = NIOStackKeepAliveTests.RefusingOnReuse()
         let stack = try Self.stack(handler: handler)
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         _ = try await Self.fetch(stack, server.url("/first"))
 
         let refusal = await stack.urlError(fetching: server.url("/second"))

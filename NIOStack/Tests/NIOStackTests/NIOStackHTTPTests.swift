@@ -12,7 +12,7 @@ struct NIOStackHTTPTests {
 
     private static func fetch(_ request: URLRequest) async -> Result<Network.Value<Data, URLResponse>, Network.URLSessionError> {
         let stack = NIONetworkStack(retryQueue: DispatchQueue(label: "test.retry"))
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(request)) })
         do { return .success(try await stack.fetch(resource: resource)) } catch { return .failure(error) }
     }
@@ -99,7 +99,7 @@ struct NIOStackHTTPTests {
         var configuration = NIONetworkStack.Configuration()
         configuration.maximumResponseSize = 1024
         let stack = NIONetworkStack(configuration: configuration, retryQueue: DispatchQueue(label: "test.retry"))
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         let request = URLRequest(url: server.url("/big"), timeoutInterval: 10)
 
         do {

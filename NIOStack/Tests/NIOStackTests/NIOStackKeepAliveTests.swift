@@ -38,7 +38,7 @@ struct NIOStackKeepAliveTests {
         let server = try MockServer(tls: MockServer.TLS(identity: Fixtures.identity("valid-ec256")))
         for body in ["1", "2", "3"] { server.enqueue(MockResponse(status: 200, body: Data(body.utf8))) }
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         var bodies: [String] = []
         for _ in 0..<3 {
@@ -56,7 +56,7 @@ struct NIOStackKeepAliveTests {
         server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
         let handler = RefusingOnReuse()
         let stack = try Self.stack(handler: handler)
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
         _ = try await stack.fetch(resource: Self.resource(server.url("/first")))
 
         do {

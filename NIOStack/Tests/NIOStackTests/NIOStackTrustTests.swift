@@ -38,7 +38,7 @@ struct NIOStackTrustTests {
         let server = try Self.server()
         server.enqueue(MockResponse(status: 200, body: Data("by address".utf8)))
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let value = try await stack.fetch(resource: Self.resource(URL(string: "https://127.1:\(server.port)/")!))
 
@@ -51,7 +51,7 @@ struct NIOStackTrustTests {
         let server = try Self.server()
         server.enqueue(MockResponse(status: 200, body: Data("hello".utf8)))
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let value = try await stack.fetch(resource: Self.resource(server.url("/greeting")))
 
@@ -65,7 +65,7 @@ struct NIOStackTrustTests {
         server.enqueue(MockResponse(status: 200, body: Data("pinned".utf8)))
         let pins: Set = [try Fixtures.pin("valid-ec256", role: "intermediate-1"), try Fixtures.pin("backup-key", role: "key")]
         let stack = try Self.stack(handler: try Self.evaluator(pins: pins))
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let value = try await stack.fetch(resource: Self.resource(server.url("/")))
 
@@ -77,7 +77,7 @@ struct NIOStackTrustTests {
         let server = try Self.server()
         let pins: Set = [try Fixtures.pin("attacker-ca", role: "intermediate-1"), try Fixtures.pin("backup-key", role: "key")]
         let stack = try Self.stack(handler: try Self.evaluator(pins: pins))
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let error = try #require(await stack.urlError(fetching: server.url("/secret")))
         let connection = try await server.awaitClose(ofConnection: 0)
@@ -97,7 +97,7 @@ struct NIOStackTrustTests {
     func untrustedRootRefused() async throws {
         let server = try Self.server()
         let stack = try Self.stack(roots: ["roots/root-b.pem"])
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let error = try #require(await stack.urlError(fetching: server.url("/")))
         let connection = try await server.awaitClose(ofConnection: 0)
@@ -111,7 +111,7 @@ struct NIOStackTrustTests {
     func expiredLeafHasBadDate() async throws {
         let server = try Self.server("expired-leaf")
         let stack = try Self.stack()
-        defer { stack.shutDown() }
+        defer { stack.invalidateAndCancel() }
 
         let error = try #require(await stack.urlError(fetching: server.url("/")))
 

@@ -21,7 +21,7 @@ import Testing
         configuration: .init(pinningPolicies: [try .init(domainName: "localhost", pinnedHashes: [intermediatePin, backupPin])]))
     let network = NIONetworkStack(
         configuration: configuration, authenticationChallengeHandler: evaluator, retryQueue: DispatchQueue(label: "network.retry"))
-    defer { network.shutDown() }
+    defer { network.invalidateAndCancel() }
 
     let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: server.url("/")))) })
     let response = try await network.fetch(resource: resource)

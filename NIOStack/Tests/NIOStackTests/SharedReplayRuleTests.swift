@@ -62,7 +62,7 @@ struct SharedReplayRuleTests {
         var configuration = NIONetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: [Fixtures.path("roots/root-a.pem")])
         let nio = NIONetworkStack(configuration: configuration, retryQueue: DispatchQueue(label: "test.retry"))
-        defer { nio.shutDown() }
+        defer { nio.invalidateAndCancel() }
         for script in scripts {
             let left = try await Self.seen(reference, method: script.method, script: script.script)
             let right = try await Self.seen(nio, method: script.method, script: script.script)

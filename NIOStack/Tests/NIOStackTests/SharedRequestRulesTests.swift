@@ -60,7 +60,7 @@ struct SharedRequestRulesTests {
         let server = try MockServer()
         let reference = Network.URLSessionNetworkStack(configuration: .init(), retryQueue: .global())
         let nio = NIONetworkStack(retryQueue: DispatchQueue(label: "test.retry"))
-        defer { nio.shutDown() }
+        defer { nio.invalidateAndCancel() }
         for (what, request) in Self.requests(to: server.url("/")) {
             let served = server.journal.count
             server.enqueue(MockResponse(status: 200))
@@ -99,7 +99,7 @@ struct SharedRequestRulesTests {
             let right = try await Self.redirected(through: nio, method: "GET", status: 302, location: "/again", hops: 2)
             #expect(left == right, "\(policy): reference \(left), NIO \(right)")
             #expect(left != .status(200), "\(policy): two redirects were followed")
-            nio.shutDown()
+            nio.invalidateAndCancel()
             await reference.shutdown()
         }
     }
@@ -108,7 +108,7 @@ struct SharedRequestRulesTests {
     func redirectsAgree() async throws {
         let reference = Network.URLSessionNetworkStack(configuration: .init(), retryQueue: .global())
         let nio = NIONetworkStack(retryQueue: DispatchQueue(label: "test.retry"))
-        defer { nio.shutDown() }
+        defer { nio.invalidateAndCancel() }
         let redirects: [(what: String, method: String, status: Int, location: String, hops: Int)] = [
             ("a 302 to a path", "GET", 302, "/final", 1),
             ("a 302 to ftp", "GET", 302, "ftp://127.0.0.1:1/file", 1),

@@ -10,7 +10,8 @@ extension Catalogue {
 
     /// Revocation from the data a stack is given (TRUST-13 to TRUST-15): revocation lists it holds, and the OCSP
     /// response a server staples, judged at the verification time. The chains and data are the `revocation` and
-    /// `revocation-must-staple` fixture scenarios; every case needs ``SubjectFeature/revocation``.
+    /// `revocation-must-staple` fixture scenarios; every case needs ``SubjectFeature/revocation``, and those with a
+    /// stapling policy ``SubjectFeature/stapledOCSP`` too.
     static var revocation: [ConformanceCase] {
         typealias Setup = StackSetup.Revocation
         let lists = { (files: String...) in files.map { "revocation/\($0)" } }
@@ -27,6 +28,10 @@ extension Catalogue {
             revocationCase(
                 "crl.expired", "a held revocation list past its nextUpdate is not used as proof: the chain is refused",
                 rules: ["TRUST-14"], Setup(listFiles: lists("crl-expired.pem")), "invalid-revocation-data"),
+            revocationCase(
+                "crl.wrong-key",
+                "a held list under the leaf's issuer's name that the issuer's key did not sign is not used as proof: the chain is refused",
+                rules: ["TRUST-14"], Setup(listFiles: lists("crl-wrong-key.pem")), "invalid-revocation-data"),
             revocationCase(
                 "crl.intermediate-revoked", "an intermediate the root's held list revokes is refused as revoked",
                 rules: ["TRUST-13"], Setup(listFiles: lists("root-crl-revoked.pem")), "revoked"),

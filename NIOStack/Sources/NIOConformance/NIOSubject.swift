@@ -19,7 +19,7 @@ struct NIOSubject: ConformanceSubject {
     var unsupportedFeatures: [SubjectFeature: String] {
         [
             .clientCertificates: "the NIO stack presents no client certificate",
-            .revocation: "the NIO stack checks no revocation lists and asks for no stapled OCSP response",
+            .stapledOCSP: "swift-nio-ssl cannot ask a server for a stapled OCSP response (the NIO stack checks held revocation lists)",
             .sessionResumption: "the NIO stack makes a full handshake on every connection (swift-nio-ssl keeps no client sessions)",
         ]
     }
@@ -32,6 +32,7 @@ struct NIOSubject: ConformanceSubject {
             ? .only([]) : try .only(pemFiles: environment.trustedRootFiles, public: environment.trustedRootsArePublic)
         configuration.maximumChainDepth = environment.maximumChainDepth
         configuration.verificationTime = environment.verificationTime
+        configuration.revocation = environment.revocation
         configuration.resolveOverrides = environment.resolveOverrides
         if let limit = environment.maximumResponseSize { configuration.maximumResponseSize = limit }
         if let limit = environment.resourceTimeout { configuration.timeoutIntervalForResource = limit }

@@ -240,7 +240,7 @@ extension CertificateFacts {
 
     /// A positive integer's magnitude (swift-certificates keeps a serial number so) as DER's content octets, the form
     /// the OpenSSL adapter reads: a leading zero octet where the high bit is set, one zero octet for zero.
-    private static func derContent(ofMagnitude magnitude: ArraySlice<UInt8>) -> [UInt8] {
+    static func derContent(ofMagnitude magnitude: ArraySlice<UInt8>) -> [UInt8] {
         let significant = magnitude.drop { $0 == 0 }
         guard let first = significant.first else { return [0] }
         return first & 0x80 != 0 ? [0] + significant : Array(significant)

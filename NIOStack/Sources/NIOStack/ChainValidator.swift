@@ -24,6 +24,8 @@ struct ChainValidator: Sendable {
     /// RFC 5280's policy refused, the profile's other rules still outrank the refusal (as they judge what OpenSSL lets
     /// through and swift-certificates does not), and OpenSSL's own checks do not.
     private let profileAfterPathValidation: ProfileRules
+    /// The revocation lists a verified path is checked against; `nil` when the policy checks nothing.
+    let revocation: RevocationListCheck?
 
     /// A trusted root as a handshake reports it.
     struct Anchor: Sendable {
@@ -37,8 +39,12 @@ struct ChainValidator: Sendable {
         let boringSSL: NIOSSLCertificate
     }
 
-    init(roots: [Certificate], rootsArePublic: Bool = false, profile: ValidationProfile = .strict, maximumChainDepth: Int? = nil) {
+    init(
+        roots: [Certificate], rootsArePublic: Bool = false, profile: ValidationProfile = .strict, maximumChainDepth: Int? = nil,
+        revocation: RevocationPolicy = .off
+    ) {
         self.roots = roots
+        self.revocation = RevocationListCheck(revocation)
         self.rootsArePublic = rootsArePublic
         self.profile = ProfileRules(profile: profile, maximumChainDepth: maximumChainDepth, judgesX509Strict: true)
         profileAfterPathValidation = ProfileRules(profile: profile, maximumChainDepth: maximumChainDepth)
@@ -66,7 +72,7 @@ struct ChainValidator: Sendable {
         guard let leaf = served.first else {
             return Outcome(verified: [], result: .failure(Self.failure(.other, code: 1, "the server sent no certificate", depth: 0)))
         }
-        if let path = verifiedPaths.path(served: served, host: host, at: time) { return Outcome(verified: path, result: .success(())) }
+        if let path = verifiedPaths.path(served: served, host: host, at: time) { return revocationChecked(path, at: time) }
         let intermediates = CertificateStore(served.dropFirst())
         let isIP = IPAddressLiteral.bytes(of: host) != nil
         var full = Verifier(rootCertificates: store) {
@@ -81,7 +87,7 @@ struct ChainValidator: Sendable {
                 return Outcome(verified: refusal.kind == .hostnameMismatch ? path : [], result: .failure(refusal))
             }
             verifiedPaths.keep(path, served: served, host: host)
-            return Outcome(verified: path, result: .success(()))
+            return revocationChecked(path, at: time)
         }
         // Which check failed: build the path again with neither dates nor the host name, then look at each.
         var pathOnly = Verifier(rootCertificates: store) {
@@ -104,6 +110,8 @@ struct ChainValidator: Sendable {
             if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
             // As in the reference stack, a profile refusal outranks the host name, checked last.
             if let refusal = profileRefusal(path, served: parsed, host: host) { return Outcome(verified: [], result: .failure(refusal)) }
+            // A revoked certificate outranks the host name: no handler may waive it.
+            if let refusal = revocation?.refusal(of: path, at: time) { return Outcome(verified: [], result: .failure(refusal)) }
             return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
         case .couldNotValidate(let failures):
             // RFC 5280's policy refused every path: a path on signatures alone shows whether the profile refuses it
@@ -119,6 +127,13 @@ struct ChainValidator: Sendable {
             }
             return Outcome(verified: [], result: .failure(Self.noPath(served: served, roots: roots)))
         }
+    }
+
+    /// A path that verified, once checked against the held revocation lists: a revocation failure leaves no verified
+    /// chain. Checked on every handshake, a remembered path too: whether a list is current depends on the time.
+    private func revocationChecked(_ path: [Certificate], at time: Date) -> Outcome {
+        if let refusal = revocation?.refusal(of: path, at: time) { return Outcome(verified: [], result: .failure(refusal)) }
+        return Outcome(verified: path, result: .success(()))
     }
 
     /// The profile's refusal of a served certificate swift-certificates could not parse, by its serial number and key.

@@ -87,9 +87,9 @@ final class HandshakeTrust: Sendable {
         return judge(challenge)
     }
 
-    /// The one judgement every stack of the package makes; this stack checks no revocation.
+    /// The one judgement every stack of the package makes.
     private func judge(_ challenge: ServerTrustChallenge) -> TrustRefusal? {
-        TrustRefusal.judging(challenge, by: handler, checksRevocation: false)
+        TrustRefusal.judging(challenge, by: handler, checksRevocation: validator.revocation != nil)
     }
 
     private func refuse(_ refusal: TrustRefusal) -> NIOSSLVerificationResultWithMetadata {

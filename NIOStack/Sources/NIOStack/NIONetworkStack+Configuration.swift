@@ -63,6 +63,13 @@ extension NIONetworkStack {
         /// `maximum-chain-depth`; `nil` sets no limit of the stack's own.
         public var maximumChainDepth: Int?
 
+        /// Whether the stack checks that a server's certificates are not revoked, against the revocation lists it
+        /// holds (`RevocationPolicy.revocationLists`, with the policy's coverage), at the verification time; nothing is
+        /// fetched. A revocation failure refuses the server whatever the handler says. swift-nio-ssl cannot ask a server
+        /// for a stapled OCSP response, so none is checked: a policy that requires one refuses every server, and a
+        /// must-staple leaf is refused under `.checkedWhenStapled`.
+        public var revocation: RevocationPolicy = .off
+
         /// The time certificates are checked against; `nil` is the time of each handshake.
         public var verificationTime: Date?
 

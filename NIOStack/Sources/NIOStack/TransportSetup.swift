@@ -20,7 +20,7 @@ struct TransportSetup: Sendable {
         validator = ChainValidator(
             roots: configuration.trustRoots.certificates, rootsArePublic: configuration.trustRoots.isPublic,
             profile: configuration.validationProfile,
-            maximumChainDepth: configuration.maximumChainDepth)
+            maximumChainDepth: configuration.maximumChainDepth, revocation: configuration.revocation)
         var tls = TLSConfiguration.makeClientConfiguration()
         // The custom callback replaces BoringSSL's checks (anything but `.none` runs it); the host name is checked by
         // the ChainValidator, and no root is needed by BoringSSL itself.

@@ -71,7 +71,10 @@ package struct StackSetup: Sendable {
         var features: Set<SubjectFeature> = []
         if maximumResponseSize != nil { features.insert(.maximumResponseSize) }
         if resourceTimeout != nil { features.insert(.resourceTimeout) }
-        if revocation != nil { features.insert(.revocation) }
+        if let revocation {
+            features.insert(.revocation)
+            if revocation.stapling != .off { features.insert(.stapledOCSP) }
+        }
         if maximumChainDepth != nil { features.insert(.maximumChainDepth) }
         if maximumRedirects != nil { features.insert(.redirectLimit) }
         return features

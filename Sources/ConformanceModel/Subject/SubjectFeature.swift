@@ -57,9 +57,15 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// make only of a client that offered post-handshake authentication).
     public static let clientCertificates = SubjectFeature(rawValue: "client-certificates")
 
-    /// The stack checks revocation as ``StackEnvironment/revocation`` says: against the revocation lists it is
-    /// given, and the OCSP response a server staples, at the verification time.
+    /// The stack checks revocation as ``StackEnvironment/revocation`` says, against the revocation lists it is
+    /// given, at the verification time. Every revocation case needs it; those about stapled OCSP responses need
+    /// ``stapledOCSP`` as well.
     public static let revocation = SubjectFeature(rawValue: "revocation")
+
+    /// The stack asks a server for a stapled OCSP response (RFC 6066 `status_request`) and judges it, and a
+    /// must-staple leaf's demand for one (RFC 7633), as ``StackEnvironment/revocation``'s stapling says. A stack whose
+    /// TLS library cannot ask for a staple lacks it.
+    public static let stapledOCSP = SubjectFeature(rawValue: "stapled-ocsp")
 
     /// When the path the TLS library builds from the served certificates fails, the stack tries the other paths they
     /// and the trust store allow (a cross-signed intermediate served first, say), up to 8 certificates above the leaf,
@@ -83,7 +89,7 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .pathBuilding, .maximumChainDepth,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .stapledOCSP, .pathBuilding, .maximumChainDepth,
         .redirectLimit, .sessionResumption,
     ]
 

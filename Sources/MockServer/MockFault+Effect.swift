@@ -11,7 +11,7 @@ extension MockFault {
     /// New effects may be added; switch with a `default`.
     public struct Effect: Sendable, Hashable, CustomStringConvertible {
         enum Base: Sendable, Hashable {
-            case close, reset, stall, closeWithoutCloseNotify, closeIdle
+            case close, reset, stall, closeWithoutCloseNotify, closeIdle, awaitClientClose
             case respond, plaintextReply, fatalAlert
             case resetStream(HTTP2ErrorCode), goAway(lastStreamID: Int?, code: HTTP2ErrorCode), zeroWindow
             case http2Violation(HTTP2Violation)
@@ -36,6 +36,12 @@ extension MockFault {
         /// ``ConnectionRecord/bytesAfterClose``: a request a client sent into a connection it took for alive. On
         /// HTTP/2 the same, after the session's streams are done.
         public static let closeIdle = Effect(.closeIdle)
+        /// Close no more: the connection ends when the client closes it (or at shutdown), as a server that told the
+        /// client to go and waits for it. After a response with ``MockResponse/closeConnection`` (HTTP/1.1's
+        /// `Connection: close`, HTTP/2's graceful `GOAWAY` with the response) it shows whether the client leaves by
+        /// itself: ``ConnectionRecord/closedBy`` is then `.client`. Over HTTP/1.1 nothing more is answered; over
+        /// HTTP/2 the connection's other streams are still served. Fired before its response, the response never comes.
+        public static let awaitClientClose = Effect(.awaitClientClose)
 
         // MARK: Answering out of turn
         /// Send the scripted response now, before the request was read to its end, then close: the server that
@@ -89,6 +95,7 @@ extension MockFault {
             case .stall: "stall"
             case .closeWithoutCloseNotify: "closeWithoutCloseNotify"
             case .closeIdle: "closeIdle"
+            case .awaitClientClose: "awaitClientClose"
             case .respond: "respond"
             case .plaintextReply: "plaintextReply"
             case .fatalAlert: "fatalAlert"

@@ -46,6 +46,24 @@ struct MockServerFaultTests: ServerTests {
         #expect(server.journal[0].requestCount == 1)
     }
 
+    @Test("awaitClientClose after a Connection: close response leaves the closing to the client")
+    func awaitClientCloseLeavesTheCloseToTheClient() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("bye".utf8), closeConnection: true, fault: MockFault(.awaitClientClose, .afterResponse)))
+        let fd = try RawClient.connectIdle(port: server.port)
+        _ = "GET / HTTP/1.1\r\n\r\n".withCString { send(fd, $0, 18, Int32(MSG_NOSIGNAL)) }
+        var reply = [UInt8](repeating: 0, count: 4096)
+        var received: [UInt8] = []
+        // The whole response, and the connection still open: the server closes no more.
+        while !String(decoding: received, as: UTF8.self).hasSuffix("bye"), case let count = recv(fd, &reply, reply.count, 0), count > 0 {
+            received += reply[0..<count]
+        }
+        #expect(String(decoding: received, as: UTF8.self).lowercased().contains("connection: close"))
+        #expect(server.journal[0].closedBy == nil)
+        close(fd)
+        #expect(try server.waitForClose(ofConnection: 0).closedBy == .client)
+    }
+
     @Test("closeWithNoReply is an empty reply to curl")
     func closeWithNoReplyIsAnEmptyReply() throws {
         let (result, server) = try curlExit(.closeWithNoReply)

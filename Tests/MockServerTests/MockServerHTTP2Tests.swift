@@ -264,6 +264,17 @@ struct MockServerHTTP2Tests: ServerTests {
         #expect(record.http2.requestFrameBytes + 24 + 9 < record.applicationBytesReceived)
     }
 
+    @Test("awaitClientClose after a closeConnection response sends the GOAWAY and leaves the closing to the client")
+    func awaitClientCloseSendsGoAwayAndLeavesTheCloseToTheClient() throws {
+        let server = try makeServer()
+        server.enqueue(MockResponse(body: Data("bye".utf8), closeConnection: true, fault: MockFault(.awaitClientClose, .afterResponse)))
+
+        let result = curl2(server, "/bye")
+
+        #expect(result.exitCode == 0 && result.body == "bye", "\(result.stderr)")
+        #expect(try server.waitForClose(ofConnection: 0).closedBy == .client)
+    }
+
     @Test("nghttp sees the scripted response")
     func nghttpSeesTheScriptedResponse() throws {
         let server = try makeServer()

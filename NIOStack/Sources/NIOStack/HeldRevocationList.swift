@@ -78,7 +78,9 @@ extension HeldRevocationList {
             }
             var revoked: Set<[UInt8]> = []
             if let node = next, node.identifier == .sequence {
-                guard case .constructed(let entries) = node.content else { throw ASN1Error.invalidASN1Object(reason: "revokedCertificates") }
+                guard case .constructed(let entries) = node.content else {
+                    throw ASN1Error.invalidASN1Object(reason: "revokedCertificates")
+                }
                 for entry in entries {
                     guard case .constructed(let fields) = entry.content, let serial = fields.first(where: { _ in true }),
                         serial.identifier == .integer, case .primitive(let octets) = serial.content

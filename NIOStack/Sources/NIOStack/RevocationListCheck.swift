@@ -48,7 +48,8 @@ struct RevocationListCheck: Sendable {
                 case .leaf: depth > 0
                 case .chain: false
                 }
-            return fromIssuer.isEmpty && coverageLetsPass ? nil : Self.failure(.revocationUnavailable, code: 3, "unable to get certificate CRL", depth: depth)
+            return fromIssuer.isEmpty && coverageLetsPass
+                ? nil : Self.failure(.revocationUnavailable, code: 3, "unable to get certificate CRL", depth: depth)
         }
         // As OpenSSL scores lists: a current one first, then the failure of the best of the rest.
         let current = covering.filter { $0.thisUpdate <= time && $0.nextUpdate.map { time <= $0 } ?? true }
@@ -81,7 +82,8 @@ struct RevocationListCheck: Sendable {
     private func covers(_ list: HeldRevocationList, _ certificate: Certificate) -> Bool {
         let scope = list.scope
         guard !list.isDelta, !scope.coversNoServerCertificate else { return false }
-        let isCA = (try? certificate.extensions.basicConstraints).map { if case .isCertificateAuthority = $0 { true } else { false } } ?? false
+        let isCA =
+            (try? certificate.extensions.basicConstraints).map { if case .isCertificateAuthority = $0 { true } else { false } } ?? false
         if isCA ? scope.onlyUserCertificates : scope.onlyCACertificates { return false }
         guard !scope.distributionPointNames.isEmpty else { return true }
         return !Self.distributionPointNames(of: certificate).isDisjoint(with: scope.distributionPointNames)
@@ -112,7 +114,8 @@ struct RevocationListCheck: Sendable {
             return Self.failure(.revocationUnavailable, code: 1, "the stack cannot ask for a stapled OCSP response", depth: 0)
         case .checkedWhenStapled:
             guard let leaf, Self.demandsStaple(leaf) else { return nil }
-            return Self.failure(.revocationUnavailable, code: 1, "a must-staple certificate, and the stack cannot ask for a staple", depth: 0)
+            return Self.failure(
+                .revocationUnavailable, code: 1, "a must-staple certificate, and the stack cannot ask for a staple", depth: 0)
         }
     }
 

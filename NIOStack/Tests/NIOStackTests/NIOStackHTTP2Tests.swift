@@ -53,6 +53,20 @@ struct NIOStackHTTP2Tests {
         #expect(server.journal.first?.requestCount == 5)
     }
 
+    @Test("after a server's graceful GOAWAY the stack closes the connection once its streams ended, without waiting for the server")
+    func goAwayClosesTheConnectionOnceItsStreamsEnded() async throws {
+        let server = try Self.server(.http2Only)
+        // The GOAWAY goes with the response, and the server then waits for the client to leave.
+        server.enqueue(MockResponse(body: Data("last".utf8), closeConnection: true, fault: MockFault(.awaitClientClose, .afterResponse)))
+        let stack = try Self.stack()
+        defer { stack.invalidateAndCancel() }
+
+        #expect(try await Self.fetch(stack, server.url("/last")) == "last")
+
+        let connection = try await server.awaitClose(ofConnection: 0)
+        #expect(connection.closedBy == .client)
+    }
+
     @Test("a response that breaks HTTP's rules ends its own stream only: the connection goes on serving the next fetch")
     func streamErrorEndsItsStreamOnly() async throws {
         let server = try Self.server(.http2Only)

@@ -29,14 +29,21 @@ struct SharedRevocationTests {
     }
 
     static let inputs: [Input] = [
-        Input(what: "every certificate covered, none listed", lists: ["crl-good.pem", "root-crl.pem"], coverage: .chain, expected: "trusted"),
+        Input(
+            what: "every certificate covered, none listed", lists: ["crl-good.pem", "root-crl.pem"], coverage: .chain, expected: "trusted"),
         Input(what: "a listed leaf", lists: ["crl-revoked.pem"], expected: "revoked@0"),
-        Input(what: "a listed intermediate under leaf coverage", lists: ["crl-good.pem", "root-crl-revoked.pem"], coverage: .leaf, expected: "revoked@1"),
+        Input(
+            what: "a listed intermediate under leaf coverage", lists: ["crl-good.pem", "root-crl-revoked.pem"], coverage: .leaf,
+            expected: "revoked@1"),
         Input(what: "a list past its nextUpdate", lists: ["crl-expired.pem"], expected: "invalid-revocation-data@0"),
-        Input(what: "a list current at an earlier verification time", lists: ["crl-expired.pem"], time: "2020-06-01T00:00:00Z", expected: "trusted"),
-        Input(what: "a list whose signature does not verify", lists: ["crl-good.pem"], tampered: true, expected: "invalid-revocation-data@0"),
+        Input(
+            what: "a list current at an earlier verification time", lists: ["crl-expired.pem"], time: "2020-06-01T00:00:00Z",
+            expected: "trusted"),
+        Input(
+            what: "a list whose signature does not verify", lists: ["crl-good.pem"], tampered: true, expected: "invalid-revocation-data@0"),
         Input(what: "a list for some reasons only", lists: ["crl-partial.pem"], expected: "revocation-unavailable@0"),
-        Input(what: "chain coverage without the root's list", lists: ["crl-good.pem"], coverage: .chain, expected: "revocation-unavailable@1"),
+        Input(
+            what: "chain coverage without the root's list", lists: ["crl-good.pem"], coverage: .chain, expected: "revocation-unavailable@1"),
         Input(what: "leaf coverage without a list", coverage: .leaf, expected: "revocation-unavailable@0"),
         Input(what: "a list from the root only, where held", lists: ["root-crl.pem"], expected: "trusted"),
         Input(what: "a required staple the server does not send", stapling: .required, expected: "revocation-unavailable@0"),
@@ -93,7 +100,8 @@ struct SharedRevocationTests {
                 switch result {
                 case .success: continuation.resume(returning: "trusted")
                 case .failure(.url(let error)):
-                    if let chain = error.transportFailure?.chainValidationFailure ?? error.serverTrustFailure?.reason.chainValidationFailure {
+                    if let chain = error.transportFailure?.chainValidationFailure ?? error.serverTrustFailure?.reason.chainValidationFailure
+                    {
                         continuation.resume(returning: "\(chain.kind.rawValue)@\(chain.depth)")
                     } else {
                         continuation.resume(returning: "\(error.code.rawValue)")

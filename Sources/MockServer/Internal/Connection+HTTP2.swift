@@ -263,6 +263,9 @@ extension Connection {
             }
             _ = flush(session)
             finish(by: .server, kind: .fin)
+        case .awaitClientClose:
+            // The close a `closeConnection` response planned is called off: the loop ends when the client closes.
+            pending.closeAfter = nil
         case .zeroWindow:
             // The stream is never answered; a client with body left to send waits for window that never comes.
             session.submitZeroWindow()

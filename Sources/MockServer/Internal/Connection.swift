@@ -71,7 +71,7 @@ final class Connection {
         switch effect.base {
         case .reset, .resetStream:
             finish(by: .server, kind: .reset)
-        case .stall, .zeroWindow:
+        case .stall, .zeroWindow, .awaitClientClose:
             stall()
         case .http2Violation(let violation):
             _ = write(violation.frame(stream: 1))

@@ -64,6 +64,7 @@ let package = Package(
             .product(name: "Pinning", package: "PinnedNetwork"),
             .product(name: "MockServer", package: "PinnedNetwork"),
             .product(name: "FoundationSubject", package: "PinnedNetwork"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ]
 )

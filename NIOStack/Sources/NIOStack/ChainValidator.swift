@@ -97,6 +97,8 @@ struct ChainValidator: Sendable {
         switch await pathOnly.validate(leaf: leaf, intermediates: intermediates) {
         case .validCertificate(let chain):
             let path = Array(chain)
+            // OpenSSL checks revocation before the dates: an expired leaf with an expired list is refused for the list.
+            if let refusal = revocation?.refusal(of: asTrusted(path), at: time) { return Outcome(verified: [], result: .failure(refusal)) }
             for (depth, certificate) in path.enumerated() {
                 if certificate.notValidAfter < time {
                     return Outcome(
@@ -110,8 +112,6 @@ struct ChainValidator: Sendable {
             if let purpose = Self.purposeFailure(leaf) { return Outcome(verified: [], result: .failure(purpose)) }
             // As in the reference stack, a profile refusal outranks the host name, checked last.
             if let refusal = profileRefusal(path, served: parsed, host: host) { return Outcome(verified: [], result: .failure(refusal)) }
-            // A revoked certificate outranks the host name: no handler may waive it.
-            if let refusal = revocation?.refusal(of: path, at: time) { return Outcome(verified: [], result: .failure(refusal)) }
             return Outcome(verified: path, result: .failure(Self.mismatch(isIP: isIP)))
         case .couldNotValidate(let failures):
             // RFC 5280's policy refused every path: a path on signatures alone shows whether the profile refuses it
@@ -132,8 +132,15 @@ struct ChainValidator: Sendable {
     /// A path that verified, once checked against the held revocation lists: a revocation failure leaves no verified
     /// chain. Checked on every handshake, a remembered path too: whether a list is current depends on the time.
     private func revocationChecked(_ path: [Certificate], at time: Date) -> Outcome {
-        if let refusal = revocation?.refusal(of: path, at: time) { return Outcome(verified: [], result: .failure(refusal)) }
+        if let refusal = revocation?.refusal(of: asTrusted(path), at: time) { return Outcome(verified: [], result: .failure(refusal)) }
         return Outcome(verified: path, result: .success(()))
+    }
+
+    /// The path as the user trusted it: the root itself where the verifier was handed its stand-in, whose
+    /// basicConstraints a revocation list's scope must not read.
+    private func asTrusted(_ path: [Certificate]) -> [Certificate] {
+        guard let last = path.last, let anchor = anchors.first(where: { $0.certificate == last }), anchor.root != last else { return path }
+        return path.dropLast() + [anchor.root]
     }
 
     /// The profile's refusal of a served certificate swift-certificates could not parse, by its serial number and key.

@@ -13,8 +13,12 @@ extension DistinguishedName {
     private var canonical: [[String]] {
         map { relativeName in
             relativeName.map { attribute in
-                let text = String(attribute.value).map(Self.canonicalText) ?? "\(attribute.value)"
-                return "\(attribute.type)=\(text)"
+                // OpenSSL folds the text of UTF8, Printable, IA5 (swift-certificates reads those), Teletex, Visible,
+                // Universal and BMP strings (ASN1_MASK_CANON); any other value stays as it is.
+                let folded =
+                    String(attribute.value)
+                    ?? Self.value(of: attribute).flatMap { [20, 26, 28, 30].contains($0.tag) ? Self.text($0) : nil }
+                return "\(attribute.type)=\(folded.map(Self.canonicalText) ?? "\(attribute.value)")"
             }
         }
     }
@@ -43,6 +47,11 @@ extension DistinguishedName {
     /// TeletexString (one octet a character), BMPString and UniversalString. `nil` for any other value.
     static func text(of attribute: RelativeDistinguishedName.Attribute) -> String? {
         if let text = String(attribute.value) { return text }
+        return value(of: attribute).flatMap(text)
+    }
+
+    /// The attribute value's universal tag and content octets.
+    private static func value(of attribute: RelativeDistinguishedName.Attribute) -> (tag: UInt, bytes: ArraySlice<UInt8>)? {
         var serializer = DER.Serializer()
         guard (try? serializer.serialize(attribute)) != nil, let node = try? DER.parse(serializer.serializedBytes),
             case .constructed(let fields) = node.content
@@ -52,7 +61,12 @@ extension DistinguishedName {
         guard let value = iterator.next(), value.identifier.tagClass == .universal, case .primitive(let bytes) = value.content else {
             return nil
         }
-        switch value.identifier.tagNumber {
+        return (value.identifier.tagNumber, bytes)
+    }
+
+    private static func text(_ value: (tag: UInt, bytes: ArraySlice<UInt8>)) -> String? {
+        let bytes = value.bytes
+        switch value.tag {
         case 12: return String(validating: bytes, as: UTF8.self)
         case 18, 19, 20, 22, 26: return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         case 30:

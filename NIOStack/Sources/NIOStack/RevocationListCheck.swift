@@ -1,12 +1,14 @@
-import Foundation
 import CertificateRules
+import Foundation
 import NetworkCore
 import SwiftASN1
 import X509
 
 /// Checks a verified path against the revocation lists a policy holds, as the reference stack's OpenSSL does with
-/// `X509_V_FLAG_CRL_CHECK_ALL`: every certificate, the trust anchor included, is looked up in a current list from its
-/// issuer that covers it; the policy's coverage says which certificates may have none.
+/// `X509_V_FLAG_CRL_CHECK_ALL`: for every certificate, the trust anchor included, the best list from its issuer is
+/// chosen as OpenSSL scores lists, then checked in OpenSSL's order (the issuer's key usage, the list's scope, its
+/// dates, its signature, its critical extensions, the serial number); the policy's coverage says which certificates
+/// may have no list at all. Failures carry OpenSSL's codes.
 ///
 /// Stapled OCSP responses are not checked: swift-nio-ssl cannot ask a server for one. A policy that requires a staple
 /// therefore refuses every server, and a must-staple leaf (RFC 7633) is refused, as a stack that asked and got none.
@@ -14,34 +16,53 @@ struct RevocationListCheck: Sendable {
 
     let policy: RevocationPolicy
     private let lists: [HeldRevocationList]
+    /// How many held lists this reader could not read: any refuses every chain, as a list left out could be the one
+    /// that revokes it.
+    private let unreadable: Int
 
     /// `nil` when the policy checks nothing.
     init?(_ policy: RevocationPolicy) {
         guard !policy.isOff else { return nil }
         self.policy = policy
-        // The loaders parsed every list already: one this reader cannot read is left out, so that a coverage that
-        // needs it refuses the chain for want of a list, never accepts it.
-        lists = policy.revocationLists.compactMap { HeldRevocationList(der: $0.der) }
+        let read = policy.revocationLists.map { HeldRevocationList(der: $0.der) }
+        lists = read.compactMap { $0 }
+        unreadable = read.count - lists.count
     }
 
-    /// The refusal of a verified path (leaf first, anchor last) at `time`, or `nil`.
+    /// The refusal of a verified path (leaf first, trust anchor last, as the user trusted it) at `time`, or `nil`.
     func refusal(of path: [Certificate], at time: Date) -> ChainValidationFailure? {
+        guard unreadable == 0 else {
+            return Self.failure(
+                .invalidRevocationData, code: 1, "\(unreadable) held revocation list(s) could not be read (not DER)", depth: 0)
+        }
         for (depth, certificate) in path.enumerated() {
+            // The anchor's lists are checked with its own key (OpenSSL's current_issuer for the last certificate).
             let issuer = depth + 1 < path.count ? path[depth + 1] : certificate
-            if let refusal = refusal(of: certificate, issuedBy: issuer, depth: depth, isAnchor: depth == path.count - 1, at: time) {
-                return refusal
-            }
+            if let refusal = refusal(of: certificate, issuedBy: issuer, depth: depth, at: time) { return refusal }
         }
         return staplingRefusal(leaf: path.first)
     }
 
-    private func refusal(of certificate: Certificate, issuedBy issuer: Certificate, depth: Int, isAnchor: Bool, at time: Date)
+    /// A held list as OpenSSL's `get_crl_score` weighs it for one certificate.
+    private struct Candidate {
+        let list: HeldRevocationList
+        let isCurrent: Bool
+        let inScope: Bool
+        let someReasons: Bool
+        var score: Int { (list.hasUnhandledCriticalExtension ? 0 : 0x100) + (inScope ? 0x80 : 0) + (isCurrent ? 0x40 : 0) }
+    }
+
+    private func refusal(of certificate: Certificate, issuedBy issuer: Certificate, depth: Int, at time: Date)
         -> ChainValidationFailure?
     {
         let fromIssuer = lists.filter { $0.issuer.isSameName(as: certificate.issuer) }
-        let covering = fromIssuer.filter { covers($0, certificate) }
-        guard !covering.isEmpty else {
-            // A list from the issuer that cannot speak for the certificate never lets it through for want of a list.
+        let candidates = fromIssuer.filter { !$0.scope.needsExtendedSupport && Self.authorityKeyMatches($0, issuer) }.map { list in
+            let scope = Self.scope(of: list, for: certificate)
+            return Candidate(list: list, isCurrent: Self.isCurrent(list, at: time), inScope: scope.inScope, someReasons: scope.someReasons)
+        }
+        // The highest score; between equals, the later thisUpdate.
+        guard let best = candidates.max(by: { ($0.score, $0.list.thisUpdate) < ($1.score, $1.list.thisUpdate) }) else {
+            // No list to use. One from the issuer's name that cannot be used never lets the certificate through.
             let coverageLetsPass: Bool =
                 switch policy.listCoverage {
                 case .whereHeld: true
@@ -51,60 +72,108 @@ struct RevocationListCheck: Sendable {
             return fromIssuer.isEmpty && coverageLetsPass
                 ? nil : Self.failure(.revocationUnavailable, code: 3, "unable to get certificate CRL", depth: depth)
         }
-        // As OpenSSL scores lists: a current one first, then the failure of the best of the rest.
-        let current = covering.filter { $0.thisUpdate <= time && $0.nextUpdate.map { time <= $0 } ?? true }
-        guard let list = current.first else {
-            return covering[0].thisUpdate > time
-                ? Self.failure(.invalidRevocationData, code: 11, "CRL is not yet valid", depth: depth)
-                : Self.failure(.invalidRevocationData, code: 12, "CRL has expired", depth: depth)
-        }
-        // A self-issued anchor signs its own list; an anchor with another issuer has no issuer here to verify one.
-        if isAnchor, !certificate.subject.isSameName(as: certificate.issuer) {
-            return Self.failure(.invalidRevocationData, code: 33, "unable to get CRL issuer certificate", depth: depth)
-        }
+        let list = best.list
         if let usage = try? issuer.extensions.keyUsage, !usage.cRLSign {
             return Self.failure(.invalidRevocationData, code: 35, "key usage does not include CRL signing", depth: depth)
         }
-        guard list.isSigned(by: issuer) else {
-            return Self.failure(.invalidRevocationData, code: 8, "CRL signature failure", depth: depth)
+        guard best.inScope else { return Self.failure(.invalidRevocationData, code: 44, "Different CRL scope", depth: depth) }
+        guard best.isCurrent else {
+            return list.thisUpdate > time
+                ? Self.failure(.invalidRevocationData, code: 11, "CRL is not yet valid", depth: depth)
+                : Self.failure(.invalidRevocationData, code: 12, "CRL has expired", depth: depth)
         }
-        if list.unhandledCriticalExtension != nil {
+        guard list.isSigned(by: issuer) else { return Self.failure(.invalidRevocationData, code: 8, "CRL signature failure", depth: depth) }
+        if list.hasUnhandledCriticalExtension {
             return Self.failure(.invalidRevocationData, code: 36, "unhandled critical CRL extension", depth: depth)
         }
         if list.revokedSerials.contains(CertificateFacts.derContent(ofMagnitude: certificate.serialNumber.bytes)) {
             return Self.failure(.revoked, code: 23, "certificate revoked", depth: depth)
         }
+        // A distribution point for some reasons only leaves the others unchecked: OpenSSL then has no list for them.
+        if best.someReasons {
+            return Self.failure(.revocationUnavailable, code: 3, "unable to get certificate CRL", depth: depth)
+        }
         return nil
     }
 
-    /// Whether a list can show the certificate unrevoked: a full list (no delta) for every reason, whose scope takes in
-    /// the certificate (RFC 5280 5.2.5, as OpenSSL reads it).
-    private func covers(_ list: HeldRevocationList, _ certificate: Certificate) -> Bool {
-        let scope = list.scope
-        guard !list.isDelta, !scope.coversNoServerCertificate else { return false }
-        let isCA =
-            (try? certificate.extensions.basicConstraints).map { if case .isCertificateAuthority = $0 { true } else { false } } ?? false
-        if isCA ? scope.onlyUserCertificates : scope.onlyCACertificates { return false }
-        guard !scope.distributionPointNames.isEmpty else { return true }
-        return !Self.distributionPointNames(of: certificate).isDisjoint(with: scope.distributionPointNames)
+    /// From its thisUpdate (inclusive) to its nextUpdate (exclusive), as OpenSSL's `check_crl_time`.
+    private static func isCurrent(_ list: HeldRevocationList, at time: Date) -> Bool {
+        list.thisUpdate <= time && list.nextUpdate.map { time < $0 } ?? true
     }
 
-    /// The fullName GeneralNames of the certificate's CRL distribution points that name no other CRL issuer, each as its DER.
-    private static func distributionPointNames(of certificate: Certificate) -> Set<[UInt8]> {
+    /// OpenSSL's `X509_check_akid`: the list's authorityKeyIdentifier, where it names a key or a serial, names the issuer's.
+    private static func authorityKeyMatches(_ list: HeldRevocationList, _ issuer: Certificate) -> Bool {
+        if let keyIdentifier = list.authorityKeyIdentifier,
+            let subjectKeyIdentifier = try? issuer.extensions.subjectKeyIdentifier,
+            Array(subjectKeyIdentifier.keyIdentifier) != keyIdentifier
+        {
+            return false
+        }
+        if let serial = list.authoritySerialNumber, serial != CertificateFacts.derContent(ofMagnitude: issuer.serialNumber.bytes) {
+            return false
+        }
+        return true
+    }
+
+    /// OpenSSL's `crl_crldp_check`: whether the list's scope takes in the certificate, and whether the distribution
+    /// point that matched it is for some reasons only.
+    private static func scope(of list: HeldRevocationList, for certificate: Certificate) -> (inScope: Bool, someReasons: Bool) {
+        let scope = list.scope
+        guard !scope.onlyAttributeCertificates else { return (false, false) }
+        let isCA =
+            (try? certificate.extensions.basicConstraints).map { if case .isCertificateAuthority = $0 { true } else { false } } ?? false
+        if isCA ? scope.onlyUserCertificates : scope.onlyCACertificates { return (false, false) }
+        for point in distributionPoints(of: certificate)
+        where point.crlIssuers.isEmpty || point.crlIssuers.contains(where: { $0.isSameName(as: list.issuer) }) {
+            if case .fullName(let names) = scope.point {
+                // A point of the certificate's that names nothing matches any; a full name must share a GeneralName.
+                switch point.name {
+                case .none: break
+                case .fullName(let own) where !own.isDisjoint(with: names): break
+                default: continue
+                }
+            } else if case .unmatchable = scope.point {
+                // A name relative to the issuer is matched by a point that names nothing only.
+                guard case .none = point.name else { continue }
+            }
+            return (true, point.hasReasons)
+        }
+        guard case .none = scope.point else { return (false, false) }
+        return (true, false)
+    }
+
+    /// A cRLDistributionPoints entry: its distribution point's name, whether it limits the reasons, its cRLIssuer names.
+    private struct DistributionPoint {
+        var name = HeldRevocationList.Scope.Point.none
+        var hasReasons = false
+        var crlIssuers: [DistinguishedName] = []
+    }
+
+    private static func distributionPoints(of certificate: Certificate) -> [DistributionPoint] {
         guard let ext = certificate.extensions[oid: cRLDistributionPoints],
             case .constructed(let points)? = try? DER.parse(ext.value).content
         else { return [] }
-        var names: Set<[UInt8]> = []
-        for point in points {
-            guard case .constructed(let fields) = point.content else { continue }
-            let tagged = Array(fields)
-            // A point whose lists another issuer signs (cRLIssuer, [2]) is not this issuer's list.
-            guard !tagged.contains(where: { $0.identifier.tagNumber == 2 }) else { continue }
-            for field in tagged where field.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
-                names.formUnion(HeldRevocationList.fullNames(field))
+        return points.map { point in
+            var read = DistributionPoint()
+            guard case .constructed(let fields) = point.content else { return read }
+            for field in fields where field.identifier.tagClass == .contextSpecific {
+                switch field.identifier.tagNumber {
+                case 0: read.name = HeldRevocationList.fullNames(field).map { .fullName($0) } ?? .unmatchable
+                case 1: read.hasReasons = true
+                case 2:
+                    guard case .constructed(let names) = field.content else { continue }
+                    read.crlIssuers = names.compactMap { name in
+                        // directoryName [4] EXPLICIT Name
+                        guard name.identifier == ASN1Identifier(tagWithNumber: 4, tagClass: .contextSpecific),
+                            case .constructed(let inner) = name.content, let node = inner.first(where: { _ in true })
+                        else { return nil }
+                        return try? DistinguishedName(derEncoded: node)
+                    }
+                default: break
+                }
             }
+            return read
         }
-        return names
     }
 
     private func staplingRefusal(leaf: Certificate?) -> ChainValidationFailure? {

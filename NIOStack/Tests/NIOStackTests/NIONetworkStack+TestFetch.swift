@@ -4,16 +4,19 @@ import FoundationNetworking
 #endif
 import NIOStack
 
-extension NIONetworkStack {
-    /// The `URLError` a fetch of `url` fails with (request timeout 10 s), or `nil` when it succeeds or fails otherwise.
-    func urlError(fetching url: URL) async -> URLError? {
+extension NetworkStack
+where Resource == Network.URLSessionResource, Remote == Data, Response == URLResponse, FetchError == Network.URLSessionError {
+    /// How a fetch of `url` (request timeout 10 s) completed, on any of the package's stacks.
+    func result(fetching url: URL) async -> Result<Network.Value<Data, URLResponse>, Network.URLSessionError> {
         let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: url, timeoutInterval: 10))) })
-        do {
-            _ = try await fetch(resource: resource)
-            return nil
-        } catch {
-            guard case .url(let urlError) = error else { return nil }
-            return urlError
+        return await withCheckedContinuation { continuation in
+            fetch(resource: resource) { continuation.resume(returning: $0) }
         }
+    }
+
+    /// The `URLError` a fetch of `url` fails with, or `nil` when it succeeds or fails otherwise.
+    func urlError(fetching url: URL) async -> URLError? {
+        guard case .failure(.url(let urlError)) = await result(fetching: url) else { return nil }
+        return urlError
     }
 }

@@ -48,7 +48,7 @@ struct SharedStopRulesTests {
 
     /// Stops `stack` while its server holds the response to a fetch (the dispatcher waits until the test lets it go).
     private static func transcript<S: StoppableNetworkStack>(_ stack: S, _ stop: Stop) async throws -> Transcript
-    where S.Resource == Network.URLSessionResource, S.Response == URLResponse, S.FetchError == Network.URLSessionError {
+    where S.Resource == Network.URLSessionResource, S.Remote == Data, S.Response == URLResponse, S.FetchError == Network.URLSessionError {
         let server = try MockServer()
         defer { server.shutdown() }
         let arrived = DispatchSemaphore(value: 0)
@@ -93,16 +93,11 @@ struct SharedStopRulesTests {
 
     /// The status a fetch of `url` ended with, `cancelled`, or the error.
     private static func outcome<S: StoppableNetworkStack>(_ stack: S, _ url: URL) async -> String
-    where S.Resource == Network.URLSessionResource, S.Response == URLResponse, S.FetchError == Network.URLSessionError {
-        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: url, timeoutInterval: 10))) })
-        return await withCheckedContinuation { continuation in
-            stack.fetch(resource: resource) { result in
-                switch result {
-                case .success(let value): continuation.resume(returning: "\((value.response as? HTTPURLResponse)?.statusCode ?? 0)")
-                case .failure(.cancelled): continuation.resume(returning: "cancelled")
-                case .failure(let error): continuation.resume(returning: "\(error)")
-                }
-            }
+    where S.Resource == Network.URLSessionResource, S.Remote == Data, S.Response == URLResponse, S.FetchError == Network.URLSessionError {
+        switch await stack.result(fetching: url) {
+        case .success(let value): "\((value.response as? HTTPURLResponse)?.statusCode ?? 0)"
+        case .failure(.cancelled): "cancelled"
+        case .failure(let error): "\(error)"
         }
     }
 }

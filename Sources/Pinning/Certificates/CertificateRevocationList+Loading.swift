@@ -17,7 +17,7 @@ extension CertificateRevocationList {
     /// Parses one DER revocation list.
     ///
     /// - Throws: ``ReadError`` if the bytes are not exactly one DER CRL, or the list breaks RFC 5280 in a way that
-    ///   makes it unusable (no CRL number).
+    ///   makes it unusable (no CRL number), or is a delta list.
     public init(der: [UInt8], source: String = "DER bytes") throws(ReadError) {
         let problem = der.withUnsafeBytes { bytes -> String? in
             guard let crl = DEREncoding.decodeWhole(bytes, with: { d2i_X509_CRL(nil, &$0, $1) }, free: X509_CRL_free) else {
@@ -33,9 +33,14 @@ extension CertificateRevocationList {
 
     /// Why a parsed list is refused, or `nil`. RFC 5280 5.2.3: every conforming list carries a CRL number, the only
     /// way to tell a newer list from an older one of the same issuer; a list without one is refused rather than
-    /// judged as if it were current.
+    /// judged as if it were current. A delta list (5.2.4) names only what changed since its base: OpenSSL, unless
+    /// asked for extended list support, would take it for a whole list and let through what only the base revokes.
     private static func problem(_ crl: OpaquePointer) -> String? {
-        X509_CRL_get_ext_by_NID(crl, NID_crl_number, -1) < 0 ? "the list has no CRL number (RFC 5280 5.2.3)" : nil
+        if X509_CRL_get_ext_by_NID(crl, NID_crl_number, -1) < 0 { return "the list has no CRL number (RFC 5280 5.2.3)" }
+        if X509_CRL_get_ext_by_NID(crl, NID_delta_crl, -1) >= 0 {
+            return "the list is a delta list (RFC 5280 5.2.4), which names only what changed since its base: hold the base list"
+        }
+        return nil
     }
 
     /// Reads every revocation list of a PEM text (`-----BEGIN X509 CRL-----`), in order.

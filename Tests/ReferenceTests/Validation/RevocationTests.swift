@@ -142,4 +142,33 @@ struct RevocationTests {
         #expect(failure.kind == .revocationUnavailable)
         #expect(failure.depth == 0)
     }
+
+    @Test("a delta list is refused when it is loaded: OpenSSL would take it for the whole list and miss what only its base revokes")
+    func deltaListIsRefusedAtLoading() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("delta-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data().write(to: URL(fileURLWithPath: "\(folder)/index.txt"))
+        try Data("02\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/crlnumber"))
+        let configuration = """
+            [ca]
+            default_ca = base
+            [base]
+            database = \(folder)/index.txt
+            crlnumber = \(folder)/crlnumber
+            default_md = sha256
+            crl_extensions = delta
+            [delta]
+            2.5.29.27 = critical,DER:02:01:01
+            """
+        try Data(configuration.utf8).write(to: URL(fileURLWithPath: "\(folder)/ca.cnf"))
+        try OpenSSLCommand.run([
+            "ca", "-gencrl", "-batch", "-config", "\(folder)/ca.cnf", "-cert", Fixtures.path("revocation/intermediate-1.pem"),
+            "-keyfile", Fixtures.path("revocation/intermediate-1.key"), "-crldays", "30", "-out", "\(folder)/delta.pem",
+        ])
+        let error = try #require(throws: CertificateRevocationList.ReadError.self) {
+            try CertificateRevocationList.lists(file: "\(folder)/delta.pem")
+        }
+        #expect(error.reason.contains("delta list"))
+    }
 }

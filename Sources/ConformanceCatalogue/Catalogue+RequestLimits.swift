@@ -60,6 +60,14 @@ extension Catalogue {
                 server: .plain(MockResponse(status: 200, body: Data(repeating: UInt8(ascii: "c"), count: 4 * limit), chunked: [256])),
                 stack: StackSetup(maximumResponseSize: limit),
                 expected: Expectation(url(.dataLengthExceedsMaximum), journal: .requests(1))),
+            ConformanceCase(
+                id: "body.size-limit.gzip-under-limit", title: "a gzip body that decodes to under the limit arrives decoded",
+                rules: ["HTTP-15"],
+                explanation:
+                    "Limit 1024 bytes; Content-Encoding: gzip over 29 bytes that decode to 1000 bytes of \"z\": the stack delivers the decoded body, whose decoded size is within the limit.",
+                server: .plain(MockResponse(status: 200, headers: ["Content-Encoding": "gzip"], body: gzippedZs)),
+                stack: StackSetup(maximumResponseSize: limit),
+                expected: Expectation(success(String(repeating: "z", count: 1000)), journal: .requests(1))),
         ]
         if let bomb {
             cases += [
@@ -85,4 +93,7 @@ extension Catalogue {
         }
         return cases
     }
+
+    /// 1000 bytes of "z", gzipped (RFC 1952, no file name, modification time 0).
+    private static let gzippedZs = Data(base64Encoded: "H4sIAAAAAAACA6uqGgWjYBQMdwAAbmaWDOgDAAA=")!
 }

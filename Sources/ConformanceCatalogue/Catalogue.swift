@@ -32,10 +32,11 @@ public enum Catalogue {
         let gzipBomb = fixtures.flatMap { try? Data(contentsOf: $0.gzipBombFile) }
         let trust = trust(fixtures)
         let pinning = pinning(fixtures)
+        let sizeLimits = responseSize(gzipBomb: gzipBomb)
         let overHTTP2 =
-            (errors + body + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning
+            (errors + body + sizeLimits + transport + redirects + retry + interceptors + cancellation + trust + resumption + pinning
             + clientCertificates).compactMap(\.overHTTP2)
-        return errors + body + headerInjection + responseSize(gzipBomb: gzipBomb) + transport + hostile + redirects + retry
+        return errors + body + headerInjection + sizeLimits + transport + hostile + redirects + retry
             + retryTiming + priority + interceptors + authentication + cancellation + trust + profile(fixtures) + hostSpelling
             + resumption + pinning + policyDepth + pinningConfiguration + clientCertificates + revocation + http2 + overHTTP2
     }

@@ -10,8 +10,8 @@ import NetworkCore
 /// How a hop ends: its response followed or delivered, its failure sent again or mapped to the fetch's `URLError`.
 extension Exchange {
 
-    /// The last handler of the attempt's pipeline: its connection's over HTTP/1.1, its stream's over HTTP/2.
-    func collector(for attempt: Attempt, trust: HandshakeTrust?, reused: Bool, over connection: HTTP2Connection?) -> ResponseCollector {
+    /// The last handler of the attempt's HTTP/1.1 pipeline.
+    func collector(for attempt: Attempt, trust: HandshakeTrust?, reused: Bool) -> ResponseCollector {
         ResponseCollector(
             head: Self.head(of: attempt.request, target: attempt.target), body: attempt.request.httpBody,
             maximumSize: setup.configuration.maximumResponseSize
@@ -19,10 +19,9 @@ extension Exchange {
             guard let self else { return false }
             switch ending {
             case .response(let head, let body):
-                return self.hopAnswered(head, body: body, attempt: attempt, trust: trust, channel: connection == nil ? channel : nil)
+                return self.hopAnswered(head, body: body, attempt: attempt, trust: trust, channel: channel)
             case .failure(let error, let answered):
-                self.hopFailed(
-                    error, answered: answered, attempt: attempt, trust: trust, reused: reused, channel: channel, over: connection)
+                self.hopFailed(error, answered: answered, attempt: attempt, trust: trust, reused: reused)
                 return false
             }
         }
@@ -31,7 +30,7 @@ extension Exchange {
     /// How a hop failed: sent again on a new connection when ``ReplayRule`` allows, otherwise the fetch's failure.
     func hopFailed(
         _ error: any Error, inHandshake: Bool = false, answered: Bool = false, attempt: Attempt, trust: HandshakeTrust?, reused: Bool,
-        channel: any Channel, over connection: HTTP2Connection? = nil
+        over connection: HTTP2Connection? = nil, stream: HTTP2StreamID? = nil
     ) {
         let (request, hop, url) = (attempt.request, attempt.hop, attempt.request.url!)
         switch error {
@@ -49,7 +48,7 @@ extension Exchange {
         default:
             break
         }
-        if !answered, !inHandshake, let cause = Self.replayCause(of: error, reused: reused, stream: channel, over: connection) {
+        if !answered, !inHandshake, let cause = Self.replayCause(of: error, reused: reused, stream: stream, over: connection) {
             let decision = state.withLock { state -> ReplayRule.Decision? in
                 guard state.hop == hop, !state.isDone else { return nil }
                 return state.replays.decide(cause, isIdempotent: RequestCheck.mayBeSentAgain(request))
@@ -75,12 +74,12 @@ extension Exchange {
 
     /// Why a request with no response may go again, if it may: a refused stream, a stream a `GOAWAY` left out, a
     /// reused connection lost under it.
-    private static func replayCause(of error: any Error, reused: Bool, stream: any Channel, over connection: HTTP2Connection?) -> ReplayRule
-        .Cause?
+    private static func replayCause(of error: any Error, reused: Bool, stream: HTTP2StreamID?, over connection: HTTP2Connection?)
+        -> ReplayRule.Cause?
     {
         guard let connection else { return reused ? .reusedConnectionLost : nil }
         if let closed = error as? NIOHTTP2Errors.StreamClosed, closed.errorCode == .refusedStream { return .refusedStream }
-        if let id = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID), connection.wasLeftOut(id) {
+        if let id = stream, connection.wasLeftOut(id) {
             return .leftOutByGoAway
         }
         // A stream the server reset, or whose response broke the rules, was answered in its way; only a connection that

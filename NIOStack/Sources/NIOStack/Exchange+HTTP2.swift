@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
+import NIOHPACK
 import NIOHTTP2
-import NIOHTTPCompression
 import NetworkCore
 
 extension Exchange {
@@ -19,11 +19,11 @@ extension Exchange {
     func speakHTTP2(on channel: any Channel, _ attempt: Attempt, trust: HandshakeTrust?) throws {
         var configuration = NIOHTTP2Handler.ConnectionConfiguration()
         configuration.initialSettings = Self.http2Settings
-        let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .client, connectionConfiguration: configuration, streamConfiguration: .init()
-        ) { pushed in pushed.close() }
-        let connection = HTTP2Connection(channel: channel, multiplexer: multiplexer, trust: trust)
-        try channel.pipeline.syncOperations.addHandler(HTTP2ConnectionWatcher(connection))
+        let streams = HTTP2Streams()
+        try channel.pipeline.syncOperations.addHandlers([
+            NIOHTTP2Handler(mode: .client, connectionConfiguration: configuration), streams,
+        ])
+        let connection = HTTP2Connection(channel: channel, streams: streams, trust: trust)
         openStream(on: connection, attempt, reused: false)
         setup.pool.share(connection, for: attempt.target.poolKey)
     }
@@ -47,33 +47,55 @@ extension Exchange {
         }
     }
 
-    /// Opens the attempt's stream; a connection that can no longer open one sends the request on a new connection,
-    /// as nothing of it was sent.
+    /// Opens the attempt's stream, on the connection's event loop; a connection that can no longer open one sends the
+    /// request on a new connection, as nothing of it was sent.
     private func openStream(on connection: HTTP2Connection, _ attempt: Attempt, reused: Bool) {
-        connection.streamOpened()
-        let idle = attempt.idleTimeout
-        let maximumSize = setup.configuration.maximumResponseSize
-        let promise = connection.channel.eventLoop.makePromise(of: (any Channel).self)
-        connection.multiplexer.createStreamChannel(promise: promise) { [weak self] stream in
-            stream.eventLoop.makeCompletedFuture {
-                guard let self else { throw ChannelError.ioOnClosedChannel }
-                try stream.pipeline.syncOperations.addHandlers([
-                    IdleStateHandler(allTimeout: idle),
-                    HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: attempt.target.isTLS ? .https : .http),
-                    NIOHTTPResponseDecompressor(limit: .size(maximumSize)),
-                    self.collector(for: attempt, trust: connection.trust, reused: reused, over: connection),
-                ])
+        let head = Self.head(of: attempt.request, target: attempt.target)
+        let body = attempt.request.httpBody.flatMap { $0.isEmpty ? nil : ByteBuffer(bytes: $0) }
+        let trust = connection.trust
+        let opened = connection.streams.value.open(
+            Self.fields(of: head, isTLS: attempt.target.isTLS), body: body, idleTimeout: attempt.idleTimeout,
+            maximumSize: setup.configuration.maximumResponseSize
+        ) { [weak self] ending, id in
+            guard let self else { return }
+            self.streamEnded(id)
+            switch ending {
+            case .response(let head, let body):
+                _ = self.hopAnswered(head, body: body, attempt: attempt, trust: trust, channel: nil)
+            case .failure(is HTTP2Streams.NotOpened, _):
+                self.sendAgainOnNewConnection(attempt)
+            case .failure(let error, let answered):
+                self.hopFailed(error, answered: answered, attempt: attempt, trust: trust, reused: reused, over: connection, stream: id)
             }
         }
-        promise.futureResult.whenComplete { [weak self] result in
-            switch result {
-            case .success(let stream):
-                stream.closeFuture.whenComplete { _ in connection.streamClosed() }
-                if self?.adopt(stream, hop: attempt.hop) != true { stream.close(promise: nil) }
-            case .failure:
-                connection.streamClosed()
-                self?.sendAgainOnNewConnection(attempt)
-            }
-        }
+        guard let opened else { return sendAgainOnNewConnection(attempt) }
+        if !adopt(opened, on: connection, hop: attempt.hop) { connection.streams.value.reset(opened) }
     }
+
+    /// The request's fields as HTTP/2 sends them: its pseudo-fields first, the `Host` field as `:authority`, names in
+    /// lowercase, HTTP/1.1's connection fields and those its `Connection` field names left out (RFC 9113 §8.2.2), and
+    /// compressed bodies accepted (the decompressor's offer, as over HTTP/1.1).
+    static func fields(of head: HTTPRequestHead, isTLS: Bool) -> HPACKHeaders {
+        var fields = HPACKHeaders()
+        fields.reserveCapacity(head.headers.count + 4)
+        fields.add(name: ":method", value: head.method.rawValue)
+        fields.add(name: ":scheme", value: isTLS ? "https" : "http")
+        fields.add(name: ":authority", value: head.headers.first(name: "host") ?? "")
+        fields.add(name: ":path", value: head.uri)
+        let named = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        for (name, value) in head.headers {
+            let name = name.lowercased()
+            guard !connectionFields.contains(name), !named.contains(name), name != "te" || value.lowercased() == "trailers" else {
+                continue
+            }
+            fields.add(name: name, value: value)
+        }
+        if !head.headers.contains(name: "accept-encoding") { fields.add(name: "accept-encoding", value: "deflate, gzip") }
+        return fields
+    }
+
+    /// HTTP/1.1's fields about the connection, which HTTP/2 forbids; `Host` is `:authority`.
+    private static let connectionFields: Set<String> = [
+        "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
+    ]
 }

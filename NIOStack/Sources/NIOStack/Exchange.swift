@@ -16,6 +16,8 @@ final class Exchange: Cancelable {
 
     struct State {
         var channel: (any Channel)?
+        /// The hop's HTTP/2 stream, reset if the exchange ends before it does.
+        var stream: (connection: HTTP2Connection, id: HTTP2StreamID)?
         var hop = 0
         var isDone = false
         var isCancelled = false
@@ -47,15 +49,21 @@ final class Exchange: Cancelable {
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     func cancel() {
-        let (first, channel, timer) = state.withLock { state -> (Bool, (any Channel)?, Scheduled<Void>?) in
+        let (first, hop) = state.withLock { state -> (Bool, State) in
             defer { state.isDone = true }
             state.isCancelled = true
-            return (!state.isDone, state.channel, state.resourceTimer)
+            return (!state.isDone, state)
         }
         guard first else { return }
-        timer?.cancel()
-        channel?.close(promise: nil)
+        Self.stop(hop)
         release()
+    }
+
+    /// Stops what a hop left running: its timer, its connection, its stream.
+    private static func stop(_ hop: State) {
+        hop.resourceTimer?.cancel()
+        hop.channel?.close(promise: nil)
+        if let (connection, id) = hop.stream { connection.reset(id) }
     }
 
     /// Starts the first hop, and the limit on the whole attempt.
@@ -77,6 +85,7 @@ final class Exchange: Cancelable {
             guard !state.isDone else { return nil }
             state.hop += 1
             state.channel = nil
+            state.stream = nil
             return state.hop
         }
         guard let hop else { return }
@@ -125,7 +134,7 @@ final class Exchange: Cancelable {
                             try self.speakHTTP2(on: channel, attempt, trust: trust)
                         }
                     } failed: { [weak self] error in
-                        self?.hopFailed(error, inHandshake: true, attempt: attempt, trust: trust, reused: false, channel: channel)
+                        self?.hopFailed(error, inHandshake: true, attempt: attempt, trust: trust, reused: false)
                     }
                     try pipeline.addHandler(starter)
                 }
@@ -150,7 +159,7 @@ final class Exchange: Cancelable {
             NIOHTTPRequestHeadersValidator(),
             // Decoded bytes count against the limit, so a small compressed body cannot expand without end (HTTP-15).
             NIOHTTPResponseDecompressor(limit: .size(setup.configuration.maximumResponseSize)),
-            collector(for: attempt, trust: trust, reused: reused, over: nil),
+            collector(for: attempt, trust: trust, reused: reused),
         ])
     }
 
@@ -187,7 +196,7 @@ final class Exchange: Cancelable {
                 }
                 do {
                     try pooled.channel.pipeline.syncOperations.addHandler(
-                        self.collector(for: attempt, trust: pooled.trust, reused: true, over: nil))
+                        self.collector(for: attempt, trust: pooled.trust, reused: true))
                 } catch {
                     // Closed between the pool and now: a new connection, as if the pool had been empty.
                     self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
@@ -218,16 +227,33 @@ final class Exchange: Cancelable {
         }
     }
 
+    /// Makes a hop's HTTP/2 stream the exchange's in place of its connection, which stays open for others, unless
+    /// the exchange ended or moved on meanwhile (`false`: reset the stream).
+    func adopt(_ stream: HTTP2StreamID, on connection: HTTP2Connection, hop: Int) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.isDone, state.hop == hop else { return false }
+            state.channel = nil
+            state.stream = (connection, stream)
+            return true
+        }
+    }
+
+    /// Forgets a stream that ended on its own, so that the end of the exchange does not reset it.
+    func streamEnded(_ id: HTTP2StreamID) {
+        state.withLock { state in
+            if state.stream?.id == id { state.stream = nil }
+        }
+    }
+
     /// Completes the fetch once: later endings (a timer, a stale hop, a cancel) are ignored.
     func end(_ outcome: Network.TransportOutcome, hop: Int? = nil) {
-        let (first, channel, timer) = state.withLock { state -> (Bool, (any Channel)?, Scheduled<Void>?) in
-            guard !state.isDone, hop == nil || state.hop == hop else { return (false, nil, nil) }
+        let (first, ended) = state.withLock { state -> (Bool, State?) in
+            guard !state.isDone, hop == nil || state.hop == hop else { return (false, nil) }
             state.isDone = true
-            return (true, state.channel, state.resourceTimer)
+            return (true, state)
         }
-        guard first else { return }
-        timer?.cancel()
-        channel?.close(promise: nil)
+        guard first, let ended else { return }
+        Self.stop(ended)
         release()
         completion(outcome)
     }

@@ -7,7 +7,8 @@ import NetworkCore
 /// each stream.
 final class HTTP2Connection: Sendable {
     let channel: any Channel
-    let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+    /// Its streams, read on its event loop.
+    let streams: NIOLoopBound<HTTP2Streams>
     /// The check that judged its server (`nil` for plain HTTP, which never speaks HTTP/2 here).
     let trust: HandshakeTrust?
 
@@ -23,10 +24,17 @@ final class HTTP2Connection: Sendable {
 
     private let state = Locked<State>(State())
 
-    init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer, trust: HandshakeTrust?) {
+    init(channel: any Channel, streams: HTTP2Streams, trust: HandshakeTrust?) {
         self.channel = channel
-        self.multiplexer = multiplexer
+        self.streams = NIOLoopBound(streams, eventLoop: channel.eventLoop)
         self.trust = trust
+        streams.connection = self
+    }
+
+    /// Resets a stream its exchange no longer wants, from any thread.
+    func reset(_ stream: HTTP2StreamID) {
+        let streams = self.streams
+        channel.eventLoop.execute { streams.value.reset(stream) }
     }
 
     /// Whether a new stream may start on it.

@@ -5,9 +5,8 @@ import FoundationNetworking
 import NIOCore
 import NIOHTTP1
 
-/// The last handler of a pipeline for one request, a connection's over HTTP/1.1 or a stream's over HTTP/2: writes the
-/// request once the channel is active (at once on a reused connection), gathers the response, and reports how the
-/// exchange ended exactly once. Then it closes the channel, or leaves the pipeline when the connection is kept for
+/// The last handler of an HTTP/1.1 connection's pipeline for one request: writes the request once the channel is
+/// active (at once on a reused connection), gathers the response, and reports how the exchange ended exactly once. Then it closes the channel, or leaves the pipeline when the connection is kept for
 /// the next request.
 final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
@@ -35,19 +34,16 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let head: HTTPRequestHead
     private let body: Data?
-    private let maximumSize: Int
     /// Told how the exchange ended; answers whether the connection is kept for another request.
     private let finish: (Ending, any Channel) -> Bool
     private var requestSent = false
-    private var responseHead: HTTPResponseHead?
-    private var responseBody: ByteBuffer?
+    private var response: ResponseAssembly
     private var finished = false
-    private var headBytes = 0
 
     init(head: HTTPRequestHead, body: Data?, maximumSize: Int, finish: @escaping (Ending, any Channel) -> Bool) {
         self.head = head
         self.body = body
-        self.maximumSize = maximumSize
+        self.response = ResponseAssembly(maximumSize: maximumSize)
         self.finish = finish
     }
 
@@ -71,32 +67,8 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !finished else { return }
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            // Status line and fields, each with its CRLF, as they stood on the wire.
-            headBytes +=
-                14 + head.status.reasonPhrase.utf8.count + head.headers.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-            if headBytes > Self.maximumHeadBytes {
-                return end(.failure(HeadsTooLarge(), answered: false), context: context)
-            }
-            // An interim head (103 Early Hints): the final one follows.
-            if (100..<200).contains(head.status.code), head.status != .switchingProtocols { return }
-            responseHead = head
-            if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > maximumSize {
-                return end(.failure(TooLarge(), answered: false), context: context)
-            }
-            // A 101 the request never asked for: the server left HTTP, so the head is all there is.
-            if head.status == .switchingProtocols { end(.response(head, body: nil), context: context) }
-        case .body(var part):
-            if (responseBody?.readableBytes ?? 0) + part.readableBytes > maximumSize {
-                return end(.failure(TooLarge(), answered: false), context: context)
-            }
-            if responseBody == nil { responseBody = part } else { responseBody!.writeBuffer(&part) }
-        case .end:
-            guard let responseHead else { return end(.failure(ChannelError.eof, answered: false), context: context) }
-            end(.response(responseHead, body: responseBody), context: context)
-        }
+        guard !finished, let ending = response.receive(unwrapInboundIn(data)) else { return }
+        end(ending, context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -127,7 +99,7 @@ final class ResponseCollector: ChannelDuplexHandler, RemovableChannelHandler {
         finished = true
         var ending = ending
         if case .failure(let error, _) = ending {
-            ending = .failure(error, answered: responseHead != nil || headBytes > 0)
+            ending = .failure(error, answered: response.isAnswered)
         }
         if finish(ending, context.channel) {
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)

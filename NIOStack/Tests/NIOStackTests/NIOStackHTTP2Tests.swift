@@ -13,11 +13,13 @@ import Testing
 struct NIOStackHTTP2Tests {
 
     private static func stack(
-        handler: (any AuthenticationChallengeHandler)? = nil, versions: HTTPVersions = .http2Preferred
+        handler: (any AuthenticationChallengeHandler)? = nil, versions: HTTPVersions = .http2Preferred,
+        maximumResponseSize: Int = TransportDefaults.maximumResponseSize
     ) throws -> NIONetworkStack {
         var configuration = NIONetworkStack.Configuration()
         configuration.trustRoots = try .only(pemFiles: [Fixtures.path("roots/root-a.pem")])
         configuration.httpVersions = versions
+        configuration.maximumResponseSize = maximumResponseSize
         return NIONetworkStack(
             configuration: configuration, authenticationChallengeHandler: handler, retryQueue: DispatchQueue(label: "test.retry"))
     }
@@ -82,6 +84,48 @@ struct NIOStackHTTP2Tests {
         #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
         #expect(server.journal.count == 1)
         #expect(server.journal.first?.requestCount == 3)
+    }
+
+    @Test("a response past the size limit ends its own stream with RST_STREAM (CANCEL): the connection serves the next fetch")
+    func oversizedResponseResetsItsStream() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        // Half of a 4 KiB body, then the server holds the stream open: only the client's reset can end it.
+        server.enqueue(MockResponse(body: Data(repeating: UInt8(ascii: "x"), count: 4096), fault: .stallAfterBodyBytes(2048)))
+        server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        let stack = try Self.stack(maximumResponseSize: 1024)
+        defer { stack.invalidateAndCancel() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+
+        #expect(await stack.urlError(fetching: server.url("/large"))?.code == .dataLengthExceedsMaximum)
+        #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
+        #expect(server.journal.count == 1)
+        let resets = server.journal.first?.http2.resets ?? []
+        #expect(resets.map(\.streamID) == [3])
+        #expect(resets.map(\.code) == [.cancel])
+    }
+
+    @Test("a cancelled fetch resets its stream (CANCEL) and leaves the shared connection to the next fetch")
+    func cancelledFetchResetsItsStream() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("first".utf8)))
+        server.enqueue(MockResponse(fault: .stallAfterRequest))
+        server.enqueue(MockResponse(status: 200, body: Data("ok".utf8)))
+        let stack = try Self.stack()
+        defer { stack.invalidateAndCancel() }
+        _ = try await Self.fetch(stack, server.url("/first"))
+        _ = try await server.awaitRequest()
+
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { $0(.success(URLRequest(url: server.url("/held")))) })
+        let fetch = stack.fetch(resource: resource) { _ in }
+        #expect(try await server.awaitRequest().path == "/held")
+        fetch.cancel()
+
+        #expect(try await Self.fetch(stack, server.url("/next")) == "ok")
+        #expect(server.journal.count == 1)
+        let resets = server.journal.first?.http2.resets ?? []
+        #expect(resets.map(\.streamID) == [3])
+        #expect(resets.map(\.code) == [.cancel])
     }
 
     @Test("a stream the server resets on a reused connection is not sent again: the server answered it, with a reset")

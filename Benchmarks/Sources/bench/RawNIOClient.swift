@@ -102,9 +102,7 @@ final class RawHTTP1Responses: ChannelDuplexHandler {
     typealias OutboundOut = HTTPClientRequestPart
 
     private let head: HTTPRequestHead
-    private var pending: EventLoopPromise<Int>?
-    private var status = 0
-    private var length = 0
+    private let response = PendingResponse()
 
     init(host: String, path: String) {
         head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: ["Host": host])
@@ -112,36 +110,26 @@ final class RawHTTP1Responses: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard let request = event as? RawRequest else { return context.fireUserInboundEventTriggered(event) }
-        pending = request.promise
+        response.start(request.promise)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
-            status = Int(head.status.code)
-            length = 0
-        case .body(let body):
-            length += body.readableBytes
-        case .end:
-            complete(status == 200 ? .success(length) : .failure(RawFailure.status(status)))
+        case .head(let head): response.status = Int(head.status.code)
+        case .body(let body): response.length += body.readableBytes
+        case .end: response.end()
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        complete(.failure(error))
+        response.fail(error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        complete(.failure(RawFailure.closed))
-    }
-
-    private func complete(_ result: Result<Int, any Error>) {
-        let promise = pending
-        pending = nil
-        promise?.completeWith(result)
+        response.fail(RawFailure.closed)
     }
 }
 
@@ -155,9 +143,7 @@ final class RawHTTP2Responses: ChannelDuplexHandler {
     private let headers: HPACKHeaders
     private var nextStream = HTTP2StreamID(1)
     private var current: HTTP2StreamID?
-    private var pending: EventLoopPromise<Int>?
-    private var status = 0
-    private var length = 0
+    private let response = PendingResponse()
     private var unacknowledgedConnectionBytes = 0
     private var unacknowledgedStreamBytes = 0
     private static let windowUpdateThreshold = 32 * 1024
@@ -171,9 +157,7 @@ final class RawHTTP2Responses: ChannelDuplexHandler {
         let stream = nextStream
         nextStream = HTTP2StreamID(Int(stream) + 2)
         current = stream
-        pending = request.promise
-        status = 0
-        length = 0
+        response.start(request.promise)
         unacknowledgedStreamBytes = 0
         let payload = HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: true))
         context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: payload)), promise: nil)
@@ -184,15 +168,15 @@ final class RawHTTP2Responses: ChannelDuplexHandler {
         guard frame.streamID == current else { return }
         switch frame.payload {
         case .headers(let block):
-            if let value = block.headers.first(name: ":status") { status = Int(value) ?? 0 }
+            if let value = block.headers.first(name: ":status") { response.status = Int(value) ?? 0 }
             if block.endStream { end() }
         case .data(let data):
             let received = data.data.readableBytes + (data.paddingBytes ?? 0)
-            length += data.data.readableBytes
+            response.length += data.data.readableBytes
             giveBack(received, on: frame.streamID, ended: data.endStream, context: context)
             if data.endStream { end() }
         case .rstStream(let code):
-            complete(.failure(RawFailure.reset(code)))
+            response.fail(RawFailure.reset(code))
         default:
             break
         }
@@ -217,21 +201,44 @@ final class RawHTTP2Responses: ChannelDuplexHandler {
 
     private func end() {
         current = nil
-        complete(status == 200 ? .success(length) : .failure(RawFailure.status(status)))
+        response.end()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        complete(.failure(error))
+        response.fail(error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        complete(.failure(RawFailure.closed))
+        response.fail(RawFailure.closed)
+    }
+}
+
+/// The request in flight on a raw connection: its status and body length so far, and the promise its end completes
+/// once.
+final class PendingResponse {
+    var status = 0
+    var length = 0
+    private var promise: EventLoopPromise<Int>?
+
+    func start(_ promise: EventLoopPromise<Int>) {
+        self.promise = promise
+        status = 0
+        length = 0
+    }
+
+    /// Succeeds with the body's length for a 200, fails for any other status.
+    func end() {
+        if status == 200 { complete(.success(length)) } else { fail(RawFailure.status(status)) }
+    }
+
+    func fail(_ error: any Error) {
+        complete(.failure(error))
     }
 
     private func complete(_ result: Result<Int, any Error>) {
-        let promise = pending
-        pending = nil
+        let promise = self.promise
+        self.promise = nil
         promise?.completeWith(result)
     }
 }

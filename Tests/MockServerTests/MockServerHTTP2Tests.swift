@@ -7,14 +7,14 @@ import Testing
 /// curl and nghttp, two clients nobody on this project wrote.
 @Suite("Serving HTTP/2", .scaledTimeLimit(minutes: 2), .blocking)
 struct MockServerHTTP2Tests: ServerTests {
-    private func makeServer(_ versions: MockServer.TLS.HTTPVersions = .http2Only) throws -> MockServer {
+    func makeServer(_ versions: MockServer.TLS.HTTPVersions = .http2Only) throws -> MockServer {
         let files = TestCertificates.shared
         let tls = MockServer.TLS(
             identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), httpVersions: versions)
         return try makeServer(tls: tls)
     }
 
-    private func curl2(_ server: MockServer, _ path: String = "/", _ extra: [String] = []) -> Curl.Result {
+    func curl2(_ server: MockServer, _ path: String = "/", _ extra: [String] = []) -> Curl.Result {
         curlTLS(server, path, ["--http2", "-v"] + extra)
     }
 
@@ -287,189 +287,5 @@ struct MockServerHTTP2Tests: ServerTests {
         #expect(result.stdout.contains(":status: 202"), "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("to nghttp"), "\(result.stdout)")
         #expect(try server.takeRequest().version == "HTTP/2")
-    }
-}
-
-extension MockServerHTTP2Tests {
-    @Test("a graceful GOAWAY mid-body that counts the stream as processed lets the body finish")
-    func aGracefulGoAwayMidBodyThatCountsTheStreamAsProcessedLetsTheBodyFinish() throws {
-        let server = try makeServer()
-        server.enqueue(
-            MockResponse(body: Data("0123456789".utf8), fault: MockFault(.goAway(lastStreamID: 1), .afterResponseBodyBytes(4))))
-
-        let result = curl2(server, "/g")
-
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.body == "0123456789")
-        #expect(closedRecord(server) != nil, "the connection ends after the response")
-    }
-
-    @Test("a GOAWAY with an error code mid-body ends the connection at once")
-    func aGoAwayWithAnErrorCodeMidBodyEndsTheConnectionAtOnce() throws {
-        let server = try makeServer()
-        server.enqueue(
-            MockResponse(
-                body: Data("0123456789".utf8), fault: MockFault(.goAway(lastStreamID: 1, .internalError), .afterResponseBodyBytes(4))))
-
-        let result = curl2(server, "/g")
-
-        #expect(result.exitCode != 0, "\(result.stderr)")
-        #expect(result.body == "0123", "\(result.output)")
-    }
-}
-
-extension MockServerHTTP2Tests {
-    @Test("nghttp sees a stream reset with its code")
-    func nghttpSeesAStreamResetWithItsCode() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(fault: MockFault(.resetStream(.enhanceYourCalm), .afterRequest)))
-
-        let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
-            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
-
-        #expect(result.stdout.contains("recv RST_STREAM frame"), "\(result.stdout)")
-        #expect(result.stdout.contains("error_code=ENHANCE_YOUR_CALM"), "\(result.stdout)")
-    }
-
-    @Test("nghttp sees a GOAWAY with its last-stream-id and code")
-    func nghttpSeesAGoAwayWithItsLastStreamIDAndCode() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(fault: MockFault(.goAway(lastStreamID: 0, .internalError), .afterRequest)))
-
-        let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
-            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
-
-        #expect(result.stdout.contains("recv GOAWAY frame"), "\(result.stdout)")
-        #expect(result.stdout.contains("last_stream_id=0, error_code=INTERNAL_ERROR"), "\(result.stdout)")
-    }
-
-    @Test("goAwayStorm is GOAWAY after GOAWAY counting the request's stream as processed, with no response")
-    func goAwayStormIsGoAwayAfterGoAway() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(fault: MockFault(.http2Violation(.goAwayStorm), .afterRequest)))
-
-        let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
-            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
-
-        let goAways = result.stdout.components(separatedBy: "recv GOAWAY frame <length=1008").count - 1
-        #expect(goAways > 1, "\(result.stdout.suffix(2000))")
-        #expect(result.stdout.contains("last_stream_id=13, error_code=NO_ERROR"), "\(result.stdout.suffix(2000))")
-        #expect(!result.stdout.contains("recv HEADERS frame"), "\(result.stdout.suffix(2000))")
-    }
-
-    @Test("continuationTrickle is HEADERS without END_HEADERS, then one CONTINUATION at a time, paced")
-    func continuationTrickleIsPaced() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(fault: MockFault(.http2Violation(.continuationTrickle), .afterRequest)))
-
-        let started = ContinuousClock.now
-        let result = TestProcess.run(
-            "/usr/bin/nghttp", ["-v", "--timeout=5", server.url("/n").absoluteString],
-            environment: ["SSL_CERT_FILE": TestCertificates.shared.root])
-
-        // nghttp prints each field of a header block as its frame arrives, and the block's HEADERS frame line only once
-        // the block ends, which it never does.
-        #expect(result.stdout.contains(":status: 200"), "\(result.stdout.suffix(2000))")
-        #expect(!result.stdout.contains("recv HEADERS frame"), "\(result.stdout.suffix(2000))")
-        let continuations = result.stdout.components(separatedBy: "x-flood: 0123456789abcdef").count - 1
-        #expect(continuations >= 2, "\(result.stdout.suffix(2000))")
-        #expect(ContinuousClock.now - started >= .milliseconds(25 * (continuations - 1)))
-    }
-}
-
-extension MockServerHTTP2Tests {
-    @Test(
-        "a malformation's HTTP/2 form breaks the same part of the response its nearest way",
-        arguments: [
-            // A body before any head; a head that never ends. (A DATA frame past the client's largest frame size is
-            // nghttp's test below: libcurl 7.88, and so curl, take a session that ends after a whole head as a
-            // response without a body.)
-            (MockResponse.Malformation.http09Reply, Int32(52)), (.headWithoutBlankLineThenClose, 18),
-            // A `:status` of four digits; two content-lengths that disagree; DATA past the content-length.
-            (.malformedStatusLine, 92), (.conflictingContentLength, 92), (.extraBytesBeyondContentLength(Data("EXTRA".utf8)), 92),
-            // A body of no announced length whose stream never ends.
-            (.missingLastChunkThenClose, 18),
-            // A padded head, and a status line's version, which HTTP/2 does not carry: the response is whole.
-            (.oversizedHead(2000), 0), (.statusLineVersion("HTTP/1.0"), 0),
-            // HEADERS without `:status`: a stream error; bytes that are no frame at all.
-            (.missingStatus, 92), (.garbageThenClose(Data("NOT HTTP/2 AT ALL".utf8)), 52),
-        ])
-    func aMalformationsHTTP2FormBreaksTheSamePartOfTheResponse(malformation: MockResponse.Malformation, curlExit: Int32) throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(body: Data("payload".utf8), malformation: malformation))
-
-        let result = curl2(server, "/bent")
-
-        #expect(result.exitCode == curlExit, "\(malformation): \(result.stderr.split(separator: "\n").last ?? "")")
-        #expect(try server.takeRequest().version == "HTTP/2")
-    }
-
-    @Test("a fault cuts a malformed HTTP/2 response where it says, and its effect replaces the malformation's close")
-    func aFaultCutsAMalformedHTTP2Response() throws {
-        let server = try makeServer()
-        server.enqueue(
-            MockResponse(
-                body: Data("payload".utf8), malformation: .missingLastChunkThenClose,
-                fault: MockFault(.resetStream(.cancel), .afterResponseBodyBytes(3))))
-
-        let result = curl2(server, "/bent")
-
-        #expect(result.exitCode == 92, "\(result.stderr)")
-        #expect(result.body == "pay", "\(result.output)")
-        #expect(closedRecord(server)?.closedBy == .client, "the stream was reset; the connection was not closed")
-    }
-}
-
-extension MockServerHTTP2Tests {
-    @Test("an answer before the request body arrives reaches the client, then the stream is reset")
-    func anAnswerBeforeTheRequestBodyArrivesReachesTheClient() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(status: 200, body: Data("early".utf8), fault: .answerWithoutReadingBody))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID().uuidString)")
-        try Data(repeating: 0x78, count: 200_000).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-
-        let result = curl2(server, "/early", ["--data-binary", "@" + file.path])
-
-        #expect(result.body == "early", "\(result.stderr.split(separator: "\n").suffix(3))")
-        #expect(result.status == 200)
-    }
-
-    @Test("a request body over the limit gets a 413 over HTTP/2")
-    func aRequestBodyOverTheLimitGetsA413OverHTTP2() throws {
-        let files = TestCertificates.shared
-        let server = try MockServer(
-            tls: MockServer.TLS(identity: .init(chainFile: files.servedChain, keyFile: files.leafKey), httpVersions: .http2Only),
-            maximumRequestBodySize: 1000)
-        server.enqueue(MockResponse())
-
-        let result = curl2(server, "/big", ["--data-binary", String(repeating: "x", count: 5000)])
-
-        #expect(result.status == 413, "\(result.stderr.split(separator: "\n").suffix(3))")
-    }
-
-    @Test("a GOAWAY that counts the stream as processed, sent before its response could be, ends the connection")
-    func aGoAwayThatCountsTheStreamAsProcessedSentBeforeItsResponseEndsTheConnection() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(fault: MockFault(.goAway(lastStreamID: 1), .afterRequestHead)))
-
-        let result = curlTLS(server, "/g", ["--http2"], maxTime: 3)
-
-        #expect(result.exitCode != 0 && result.exitCode != 28, "the client learns at once: \(result.stderr)")
-    }
-
-    @Test("a throttled body arrives over HTTP/2 in steps, not all at the end")
-    func aThrottledBodyArrivesOverHTTP2InSteps() throws {
-        let server = try makeServer()
-        server.enqueue(MockResponse(body: Data(repeating: 0x61, count: 60), throttle: .init(bytes: 10, per: .milliseconds(300))))
-
-        // An idle timeout shorter than the whole body's time, longer than one step: only paced bytes keep it alive.
-        let result = curlTLS(server, "/slow", ["--http2", "--speed-time", "1", "--speed-limit", "1"], maxTime: 5)
-
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.body.count == 60)
     }
 }

@@ -105,6 +105,23 @@ struct NIOStackHTTP2Tests {
         #expect(resets.map(\.code) == [.cancel])
     }
 
+    @Test("a request body four times a stream's window goes whole: the stack sends as the server's credit comes back")
+    func largeRequestBodyFollowsFlowControl() async throws {
+        let server = try Self.server(.http2Only)
+        server.enqueue(MockResponse(status: 200, body: Data("stored".utf8)))
+        let stack = try Self.stack()
+        defer { stack.invalidateAndCancel() }
+        let body = Data((0..<(4 * 65_535)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        var request = URLRequest(url: server.url("/upload"), timeoutInterval: 10)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        let resource = Network.URLSessionResource(baseRequestMaking: .init { [request] in $0(.success(request)) })
+
+        let value = try await stack.fetch(resource: resource).value
+        #expect(String(decoding: value, as: UTF8.self) == "stored")
+        #expect(try server.takeRequest().body == body)
+    }
+
     @Test("a cancelled fetch resets its stream (CANCEL) and leaves the shared connection to the next fetch")
     func cancelledFetchResetsItsStream() async throws {
         let server = try Self.server(.http2Only)

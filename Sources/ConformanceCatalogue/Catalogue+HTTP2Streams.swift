@@ -163,6 +163,19 @@ extension Catalogue {
                     if failure.method == "POST" { $0.body = Data(count: failure.id.hasPrefix("zero-window") ? 200_000 : 64) }
                 },
                 expected: Expectation(url(failure.code)))
-        }
+        } + [malformedResponseSparesItsConnection(body: body)]
+    }
+
+    /// A malformed response is an error of its stream (RFC 9113 §8.1.1), not of the connection its neighbours share.
+    private static func malformedResponseSparesItsConnection(body: Data) -> ConformanceCase {
+        ConformanceCase(
+            id: "http2.malformed.stream-only",
+            title: "a malformed HTTP/2 response ends its stream only: the next fetch goes on the same connection",
+            rules: ["ERR-19", "HTTP-12"], level: .should,
+            explanation:
+                "Over HTTP/2, a first response's content-length says 100 and its DATA carry 18 bytes: that fetch fails with badServerResponse (ERR-19). A malformed response is an error of its stream (RFC 9113 §8.1.1), so the connection, which other fetches may share, goes on: the second fetch is answered on it, and the server sees one connection.",
+            requires: [.http2], server: h2(MockResponse(headers: [("Content-Length", "100")], body: body), ok("second")),
+            resource: ResourceSpec().with { $0.timeout = 2 }, action: .sequential(2),
+            expected: Expectation(success("second"), journal: JournalExpectation(connections: 1, requests: 2, http2: true)))
     }
 }

@@ -163,7 +163,7 @@ extension Catalogue {
                     if failure.method == "POST" { $0.body = Data(count: failure.id.hasPrefix("zero-window") ? 200_000 : 64) }
                 },
                 expected: Expectation(url(failure.code)))
-        } + [malformedResponseSparesItsConnection(body: body)]
+        } + [malformedResponseSparesItsConnection(body: body), refusedAfterMalformed(body: body)]
     }
 
     /// A malformed response is an error of its stream (RFC 9113 §8.1.1), not of the connection its neighbours share.
@@ -177,5 +177,22 @@ extension Catalogue {
             requires: [.http2], server: h2(MockResponse(headers: [("Content-Length", "100")], body: body), ok("second")),
             resource: ResourceSpec().with { $0.timeout = 2 }, action: .sequential(2),
             expected: Expectation(success("second"), journal: JournalExpectation(connections: 1, requests: 2, http2: true)))
+    }
+
+    /// What a malformed response did to its stream stays with that stream: a stream refused later on the connection is
+    /// refused, and goes again (HTTP-18).
+    private static func refusedAfterMalformed(body: Data) -> ConformanceCase {
+        ConformanceCase(
+            id: "http2.refused-stream.after-malformed",
+            title: "a stream refused after a malformed response on the same connection is still sent again",
+            rules: ["HTTP-18", "ERR-19"],
+            explanation:
+                "Over HTTP/2, a first fetch's response has a content-length of 100 and 18 bytes of DATA (badServerResponse, ERR-19); the second fetch, on the same connection, has its stream reset with REFUSED_STREAM, then a new connection answers 200. The malformed response was the first stream's alone: the refused one is sent again, as HTTP-18 says, and the fetch succeeds. A stack that carries the first stream's error over to the next stream that ends fails the second fetch as malformed.",
+            requires: [.http2],
+            server: h2(
+                MockResponse(headers: [("Content-Length", "100")], body: body),
+                MockResponse(fault: MockFault(.resetStream(.refusedStream), .afterRequestHead)), ok("third")),
+            resource: ResourceSpec().with { $0.timeout = 2 }, action: .sequential(2),
+            expected: Expectation(success("third"), journal: JournalExpectation(requests: 3, http2: true)))
     }
 }

@@ -26,8 +26,12 @@ final class HTTP2Streams: ChannelInboundHandler {
     private var nextStreamID = HTTP2StreamID(1)
     /// The connection's one idle timer, and when it fires.
     private var idleCheck: (deadline: NIODeadline, task: Scheduled<Void>)?
-    /// An error HTTP/2's handler reported for a stream it then reset: the stream's closing says which.
+    /// Streams HTTP/2 closed with an error code before their exchange ended, and the error swift-nio-http2 reported
+    /// for a stream it reset (before or after the closing, and without saying which stream): both are matched once
+    /// the loop's turn is over, so that an error never outlives the turn it came in.
+    private var closedWithError: [(stream: HTTP2Stream, code: HTTP2ErrorCode)] = []
     private var streamError: (any Error)?
+    private var isMatchingErrors = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -97,12 +101,12 @@ final class HTTP2Streams: ChannelInboundHandler {
             let update = HTTP2Frame(streamID: window.streamID, payload: .windowUpdate(windowSizeIncrement: Self.window - size))
             context.writeAndFlush(wrapOutboundOut(update), promise: nil)
         case let closed as StreamClosedEvent:
-            // The error, if any, was this stream's, whether or not the stack still listens to it.
-            let error = streamError ?? closed.reason.map { NIOHTTP2Errors.streamClosed(streamID: closed.streamID, errorCode: $0) }
-            streamError = nil
             guard let stream = streams.removeValue(forKey: closed.streamID) else { return }
-            stream.fail(error ?? ChannelError.eof)
             connection?.streamClosed()
+            guard !stream.isFinished else { return }
+            guard let code = closed.reason else { return stream.fail(ChannelError.eof) }
+            closedWithError.append((stream, code))
+            matchErrorsOnceTheTurnIsOver(context: context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -112,7 +116,7 @@ final class HTTP2Streams: ChannelInboundHandler {
         // swift-nio-http2 reports a stream's error here too, once it reset that stream: the other streams go on.
         if Self.isStreamScoped(error) {
             streamError = error
-            return
+            return matchErrorsOnceTheTurnIsOver(context: context)
         }
         connection?.failed(error)
         context.close(promise: nil)
@@ -128,6 +132,22 @@ final class HTTP2Streams: ChannelInboundHandler {
             connection?.streamClosed()
         }
         context.fireChannelInactive()
+    }
+
+    private func matchErrorsOnceTheTurnIsOver(context: ChannelHandlerContext) {
+        guard !isMatchingErrors else { return }
+        isMatchingErrors = true
+        context.eventLoop.assumeIsolated().execute { [weak self] in self?.matchErrors() }
+    }
+
+    /// Fails each stream closed with an error code: with the error reported in the same turn when it is the only such
+    /// stream, otherwise with its code (`REFUSED_STREAM`, `PROTOCOL_ERROR`, …).
+    private func matchErrors() {
+        let (closed, error) = (closedWithError, closedWithError.count == 1 ? streamError : nil)
+        (closedWithError, streamError, isMatchingErrors) = ([], nil, false)
+        for (stream, code) in closed {
+            stream.fail(error ?? NIOHTTP2Errors.streamClosed(streamID: stream.id, errorCode: code))
+        }
     }
 
     /// Checks the streams' idle timeouts when the earliest is due: one timer for the connection, moved only when a

@@ -67,6 +67,8 @@ let package = Package(
             .product(name: "MockServer", package: "PinnedNetwork"),
             .product(name: "FoundationSubject", package: "PinnedNetwork"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOHPACK", package: "swift-nio-http2"),
         ]),
     ]
 )

@@ -110,6 +110,10 @@ extension Catalogue {
                 response: .malformed(.missingStatus),
                 code: .badServerResponse, what: "the response HEADERS carry no :status"),
             Failure(
+                id: "malformed.status-not-three-digits", rule: "ERR-19",
+                response: MockResponse(body: body, malformation: .malformedStatusLine),
+                code: .badServerResponse, what: "the response's :status is 2000, not three digits"),
+            Failure(
                 id: "malformed.connection-header", rule: "ERR-19",
                 response: MockResponse(headers: [("Connection", "keep-alive")], body: body),
                 code: .badServerResponse, what: "the response carries a connection-specific field (connection: keep-alive)"),

@@ -39,6 +39,9 @@ extension Exchange {
         case is ResponseCollector.TooLarge:
             return end(
                 .failure(TransportErrors.make(.dataLengthExceedsMaximum, "the response body is larger than the limit", url: url)), hop: hop)
+        case let error as HTTP2Streams.Unsendable:
+            let message = "HTTP/2 cannot carry the request as it is (\(error.cause)): nothing of it was sent"
+            return end(.failure(TransportErrors.make(.badURL, message, url: url)), hop: hop)
         case is ResponseCollector.HeadsTooLarge:
             return end(
                 .failure(

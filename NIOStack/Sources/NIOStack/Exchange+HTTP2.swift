@@ -85,9 +85,12 @@ extension Exchange {
         let named = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
         for (name, value) in head.headers {
             let name = name.lowercased()
-            guard !connectionFields.contains(name), !named.contains(name), name != "te" || value.lowercased() == "trailers" else {
+            if name == "te" {
+                // HTTP/2's only TE, and only as `trailers`: nio-http2 refuses any other spelling.
+                if value.lowercased() == "trailers" { fields.add(name: name, value: "trailers") }
                 continue
             }
+            guard !connectionFields.contains(name), !named.contains(name) else { continue }
             fields.add(name: name, value: value)
         }
         if !head.headers.contains(name: "accept-encoding") { fields.add(name: "accept-encoding", value: "deflate, gzip") }

@@ -17,6 +17,8 @@ final class HTTP2Stream {
     private let idleTimeout: TimeAmount
     /// Whether its exchange ended in a failure.
     private(set) var hasFailed = false
+    /// Whether the client reset it: once is all HTTP/2 allows.
+    var wasReset = false
     /// Told once how the exchange ended.
     private var finish: ((ResponseCollector.Ending) -> Void)?
     private var response: ResponseAssembly
@@ -48,8 +50,14 @@ final class HTTP2Stream {
         switch payload {
         case .headers(let block):
             if !sawFinalHead {
-                let head = Self.head(of: block.headers)
-                sawFinalHead = !(100..<200).contains(head.status.code) || head.status == .switchingProtocols
+                let head: HTTPResponseHead
+                do throws(NIOHTTP2Errors.InvalidStatusValue) {
+                    head = try Self.head(of: block.headers)
+                } catch {
+                    fail(error)
+                    return true
+                }
+                sawFinalHead = !(100..<200).contains(head.status.code)
                 if sawFinalHead, head.headers.contains(name: "content-encoding") { startDecompressing() }
                 if take(.head(head)) { return true }
             }
@@ -112,18 +120,20 @@ final class HTTP2Stream {
         decompressor = channel
     }
 
-    /// The head HTTP/2's fields describe: `:status` (HTTP/2's handler made sure there is one, a number) and the
-    /// regular fields.
-    private static func head(of fields: HPACKHeaders) -> HTTPResponseHead {
+    /// The head HTTP/2's fields describe: `:status` (HTTP/2's handler made sure there is one) and the regular fields.
+    /// A status that is not three digits is malformed (RFC 9113 §8.3.2), and so is 101, which HTTP/2 removed (§8.6).
+    private static func head(of fields: HPACKHeaders) throws(NIOHTTP2Errors.InvalidStatusValue) -> HTTPResponseHead {
         var headers = HTTPHeaders()
-        var status = 0
+        var status = ""
         for field in fields {
             if field.name == ":status" {
-                status = Int(field.value) ?? 0
+                status = field.value
             } else if !field.name.hasPrefix(":") {
                 headers.add(name: field.name, value: field.value)
             }
         }
-        return HTTPResponseHead(version: .http2, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        guard status.utf8.count == 3, status.utf8.allSatisfy({ (0x30...0x39).contains($0) }), status != "101", let code = Int(status)
+        else { throw NIOHTTP2Errors.invalidStatusValue(status) }
+        return HTTPResponseHead(version: .http2, status: HTTPResponseStatus(statusCode: code), headers: headers)
     }
 }

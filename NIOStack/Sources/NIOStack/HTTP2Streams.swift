@@ -4,7 +4,7 @@ import NIOHTTP2
 
 /// The last handler of an HTTP/2 connection's pipeline: opens each request's stream and reads every stream's frames
 /// on the connection itself, with no channel per stream (a stream channel and its pipeline per request cost the
-/// stack a third of its HTTP/2 rate). It gives back flow-control credit as data arrives, times out streams on which
+/// stack a quarter of its HTTP/2 rate). It gives back flow-control credit as data arrives, times out streams on which
 /// nothing moved, records a `GOAWAY` on the connection, and ends the connection on an error of its own (a frame
 /// that breaks HTTP/2, a TLS alert), which NIO's HTTP/2 handler answers with a `GOAWAY` but leaves open: its streams
 /// would otherwise wait for their timeouts (ERR-21). An error of one stream ends that stream only.
@@ -14,6 +14,12 @@ final class HTTP2Streams: ChannelInboundHandler {
 
     /// The stream could not start: nothing of its request was sent.
     struct NotOpened: Error {}
+
+    /// HTTP/2 refused to send the request as it is (a field or a length its rules forbid): sending it again anywhere
+    /// would meet the same refusal.
+    struct Unsendable: Error {
+        let cause: any Error
+    }
 
     /// The receive window kept open for each stream and for the connection: HTTP/2's initial window, which the client
     /// announces no other value for.
@@ -56,10 +62,10 @@ final class HTTP2Streams: ChannelInboundHandler {
         connection?.streamOpened()
         checkIdle(by: stream.idleDeadline, context: context)
         let sent = context.eventLoop.makePromise(of: Void.self)
-        sent.futureResult.assumeIsolated().whenFailure { [weak self] _ in
-            // Refused before a byte left (the connection closing under it): the request may go elsewhere as it is.
+        sent.futureResult.assumeIsolated().whenFailure { [weak self] error in
+            // Nothing of the request left: when the connection was closing under it, it may go elsewhere as it is.
             guard let self, let stream = self.streams.removeValue(forKey: id) else { return }
-            stream.fail(NotOpened())
+            stream.fail(Self.isClosing(error) ? NotOpened() : Unsendable(cause: error))
             self.connection?.streamClosed()
         }
         let headers = HTTP2Frame(streamID: id, payload: .headers(.init(headers: fields, endStream: body == nil)))
@@ -75,8 +81,9 @@ final class HTTP2Streams: ChannelInboundHandler {
 
     /// Stops a stream its exchange no longer wants (a cancel, the resource limit): `RST_STREAM` with `CANCEL`.
     func reset(_ id: HTTP2StreamID) {
-        guard let stream = streams[id], let context else { return }
+        guard let stream = streams[id], !stream.wasReset, let context else { return }
         stream.abandon()
+        stream.wasReset = true
         context.writeAndFlush(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .rstStream(.cancel))), promise: nil)
     }
 
@@ -86,8 +93,11 @@ final class HTTP2Streams: ChannelInboundHandler {
             connection?.receivedGoAway(lastStreamID: lastStreamID)
         }
         guard frame.streamID != .rootStream, let stream = streams[frame.streamID], !stream.isFinished else { return }
-        // A stream HTTP/2 may not have closed: a failure, or a request whose body flow control may still hold back.
-        if stream.receive(frame.payload), stream.hasFailed || stream.sendsBody { resetIfOpen(stream, context: context) }
+        // A stream HTTP/2 may not have closed: a failure, a request whose body flow control may still hold back, or an
+        // exchange that ended before the server ended the stream.
+        if stream.receive(frame.payload), stream.hasFailed || stream.sendsBody || !frame.payload.endsStream {
+            resetIfOpen(stream, context: context)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -113,6 +123,13 @@ final class HTTP2Streams: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A frame of ours HTTP/2 refused to send, which concerns its stream alone (a request's HEADERS failed their
+        // write too, which ended its stream already).
+        if let refused = error as? NIOHTTP2Errors.StreamError {
+            guard let stream = streams[refused.streamID], !stream.isFinished else { return }
+            stream.fail(Unsendable(cause: refused.baseError))
+            return resetIfOpen(stream, context: context)
+        }
         // swift-nio-http2 reports a stream's error here too, once it reset that stream: the other streams go on.
         if Self.isStreamScoped(error) {
             streamError = error
@@ -141,9 +158,11 @@ final class HTTP2Streams: ChannelInboundHandler {
     }
 
     /// Fails each stream closed with an error code: with the error reported in the same turn when it is the only such
-    /// stream, otherwise with its code (`REFUSED_STREAM`, `PROTOCOL_ERROR`, …).
+    /// stream and swift-nio-http2 reset it as malformed (`PROTOCOL_ERROR`), otherwise with its code (`REFUSED_STREAM`,
+    /// `CANCEL`, …): a stream the server reset never takes the error of another.
     private func matchErrors() {
-        let (closed, error) = (closedWithError, closedWithError.count == 1 ? streamError : nil)
+        let error = closedWithError.count == 1 && closedWithError[0].code == .protocolError ? streamError : nil
+        let closed = closedWithError
         (closedWithError, streamError, isMatchingErrors) = ([], nil, false)
         for (stream, code) in closed {
             stream.fail(error ?? NIOHTTP2Errors.streamClosed(streamID: stream.id, errorCode: code))
@@ -190,6 +209,20 @@ final class HTTP2Streams: ChannelInboundHandler {
         }
     }
 
+    /// Whether a write failed because the connection could start no stream (closed, or closing after a `GOAWAY`),
+    /// rather than because HTTP/2 refused the frame itself.
+    static func isClosing(_ error: any Error) -> Bool {
+        switch error {
+        case ChannelError.ioOnClosedChannel, ChannelError.eof, ChannelError.alreadyClosed, is NIOHTTP2Errors.StreamClosed,
+            is NIOHTTP2Errors.CreatedStreamAfterGoaway:
+            return true
+        case let error as NIOHTTP2Errors.StreamError:
+            return isClosing(error.baseError)
+        default:
+            return false
+        }
+    }
+
     /// Whether the error is one stream's response breaking HTTP's rules (RFC 9113 §8.1.1), which ends that stream
     /// alone, rather than the connection breaking HTTP/2 (a frame for a stream that was never opened is the latter,
     /// RFC 9113 §5.1).
@@ -205,6 +238,17 @@ final class HTTP2Streams: ChannelInboundHandler {
             return true
         default:
             return false
+        }
+    }
+}
+
+extension HTTP2Frame.FramePayload {
+    /// Whether the frame carries `END_STREAM`.
+    fileprivate var endsStream: Bool {
+        switch self {
+        case .headers(let headers): headers.endStream
+        case .data(let data): data.endStream
+        default: false
         }
     }
 }

@@ -58,7 +58,7 @@ let package = Package(
         ]),
 
         // MARK: The in-process HTTPS server.
-        .target(name: "MockServer", dependencies: ["COpenSSL", "COpenSSLShims", "CNghttp2"]),
+        .target(name: "MockServer", dependencies: ["NetworkCore", "COpenSSL", "COpenSSLShims", "CNghttp2"]),
 
         // MARK: The conformance suite. Third parties import `Conformance`, which re-exports the three below it. None
         // links a stack: a third party's stack runs the suite without libcurl.

@@ -70,9 +70,9 @@ extension Exchange {
             }
         }
         guard let connection else {
-            return end(.failure(TransportErrors.map(error, refusal: trust?.refusal, inHandshake: inHandshake, url: url)), hop: hop)
+            return end(.failure(TransportErrors.map(error, trust: trust, inHandshake: inHandshake, url: url)), hop: hop)
         }
-        end(.failure(TransportErrors.map(streamError: error, connectionFailure: connection.failure, url: url)), hop: hop)
+        end(.failure(TransportErrors.map(streamError: error, connectionFailure: connection.failure, trust: trust, url: url)), hop: hop)
     }
 
     /// Why a request with no response may go again, if it may: a refused stream, a stream a `GOAWAY` left out, a

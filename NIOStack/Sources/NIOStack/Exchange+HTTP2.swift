@@ -28,8 +28,8 @@ extension Exchange {
         setup.pool.share(connection, for: attempt.target.poolKey)
     }
 
-    /// A new stream on the place's shared connection, if it is still usable and the handler still trusts its server;
-    /// a refusal sends nothing, and takes the connection out of sharing.
+    /// A new stream on the place's shared connection, if it is still usable and passes the check before a request on a
+    /// reused connection; a refusal sends nothing, and takes the connection out of sharing.
     func reuse(_ connection: HTTP2Connection, for attempt: Attempt) {
         // Two turns of the connection's loop: what its server sent with the last response (a GOAWAY after a response
         // that closes the connection, HTTP-21) is read first. A connection no longer usable is no replay.
@@ -38,11 +38,17 @@ extension Exchange {
             loop.execute { [weak self] in
                 guard let self, self.isCurrent(attempt) else { return }
                 guard connection.isUsable else { return self.sendAgainOnNewConnection(attempt) }
-                if let trust = connection.trust, let refusal = trust.recheck() {
+                switch connection.trust.map({ self.recheck($0, for: attempt) }) ?? .reuse {
+                case .reuse:
+                    self.openStream(on: connection, attempt, reused: true)
+                case .newConnection:
+                    // The new connection, with the handler's new answer, serves the place from now on.
                     self.setup.pool.retire(connection, for: attempt.target.poolKey)
-                    return self.end(.failure(TransportErrors.map(refusal, cause: nil, url: attempt.request.url)), hop: attempt.hop)
+                    self.sendAgainOnNewConnection(attempt)
+                case .refused(let error):
+                    self.setup.pool.retire(connection, for: attempt.target.poolKey)
+                    self.end(.failure(error), hop: attempt.hop)
                 }
-                self.openStream(on: connection, attempt, reused: true)
             }
         }
     }

@@ -110,7 +110,7 @@ final class Exchange: Cancelable {
         let (target, url) = (attempt.target, attempt.request.url!)
         let idle = attempt.idleTimeout
         let trust = target.isTLS ? setup.trust(host: target.host, port: target.port) : nil
-        let sslContext = setup.sslContext
+        let contexts = setup.contexts
         let bootstrap = ClientBootstrap(group: setup.group)
             .connectTimeout(idle)
             .channelInitializer { [weak self] channel in
@@ -120,10 +120,14 @@ final class Exchange: Cancelable {
                     let idleHandler = IdleStateHandler(allTimeout: idle)
                     try pipeline.addHandler(idleHandler)
                     guard let trust else { return try self.speakHTTP1(on: channel, attempt, trust: nil, reused: false) }
+                    // Given back when the handshake ends, or when the connection ends without one (a failed connect).
+                    let lent = try contexts.lend(to: trust)
+                    channel.closeFuture.whenComplete { _ in lent.giveBack() }
                     let ssl = try NIOSSLClientHandler(
-                        context: try sslContext.get(), serverHostname: target.sniName, customVerificationCallbackWithMetadata: trust.verify)
+                        context: lent.context, serverHostname: target.sniName, customVerificationCallbackWithMetadata: trust.verify)
                     try pipeline.addHandler(ssl)
                     let starter = ConnectionStarter { [weak self] negotiated, channel in
+                        lent.giveBack()
                         guard let self else { throw ChannelError.ioOnClosedChannel }
                         switch negotiated {
                         case .http1:
@@ -134,6 +138,7 @@ final class Exchange: Cancelable {
                             try self.speakHTTP2(on: channel, attempt, trust: trust)
                         }
                     } failed: { [weak self] error in
+                        lent.giveBack()
                         self?.hopFailed(error, inHandshake: true, attempt: attempt, trust: trust, reused: false)
                     }
                     try pipeline.addHandler(starter)
@@ -145,7 +150,7 @@ final class Exchange: Cancelable {
             case .success(let channel):
                 if !self.adopt(channel, hop: attempt.hop) { channel.close(promise: nil) }
             case .failure(let error):
-                self.end(.failure(TransportErrors.map(error, refusal: trust?.refusal, url: url)), hop: attempt.hop)
+                self.end(.failure(TransportErrors.map(error, trust: trust, url: url)), hop: attempt.hop)
             }
         }
     }
@@ -177,11 +182,18 @@ final class Exchange: Cancelable {
         }
     }
 
-    /// A pooled connection serves the request only if the handler still trusts its server; a refusal sends nothing.
+    /// A pooled connection serves the request only if the handler still trusts its server and answers its request for
+    /// a client certificate as the connection did; a refusal sends nothing.
     private func reuse(_ pooled: ConnectionPool.Connection, for attempt: Attempt) {
-        if let trust = pooled.trust, let refusal = trust.recheck() {
+        switch pooled.trust.map({ recheck($0, for: attempt) }) ?? .reuse {
+        case .reuse:
+            break
+        case .newConnection:
             pooled.channel.close(promise: nil)
-            return end(.failure(TransportErrors.map(refusal, cause: nil, url: attempt.request.url)), hop: attempt.hop)
+            return connect(attempt)
+        case .refused(let error):
+            pooled.channel.close(promise: nil)
+            return end(.failure(error), hop: attempt.hop)
         }
         guard adopt(pooled.channel, hop: attempt.hop) else { return setup.pool.put(pooled, for: attempt.target.poolKey) }
         // Two turns of the channel's loop: a task queued from inside a task runs only after the loop has polled its
@@ -202,6 +214,32 @@ final class Exchange: Cancelable {
                     self.hop(attempt.request, redirects: attempt.redirects, mayReuse: false)
                 }
             }
+        }
+    }
+
+    /// What the check before a request on a reused connection decided (TRUST-6, TRUST-12).
+    enum Recheck {
+        /// The connection carries the request.
+        case reuse
+        /// The handler would now present another client identity (or none): the request goes on a new connection.
+        case newConnection
+        /// The handler refused the server, or cancelled its client-certificate challenge.
+        case refused(URLError)
+    }
+
+    /// The check before a request on a reused connection: the handler still trusts its server, and answers its request
+    /// for a client certificate, if it made one, as the connection did.
+    func recheck(_ trust: HandshakeTrust, for attempt: Attempt) -> Recheck {
+        let url = attempt.request.url
+        if let refusal = trust.recheck() { return .refused(TransportErrors.map(refusal, cause: nil, url: url)) }
+        switch trust.recheckClientIdentity() {
+        case .sameAnswer:
+            return .reuse
+        case .anotherAnswer:
+            return .newConnection
+        case .cancelled:
+            let message = "the challenge handler cancelled the client-certificate challenge of a reused connection"
+            return .refused(TransportErrors.make(.clientCertificateRequired, message, url: url))
         }
     }
 

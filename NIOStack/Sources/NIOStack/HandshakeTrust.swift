@@ -15,6 +15,7 @@ final class HandshakeTrust: Sendable {
     private let handler: (any AuthenticationChallengeHandler)?
     private let verificationTime: Date?
     private let refusalState = Locked<TrustRefusal?>(nil)
+    private let clientCertificateState = Locked<ClientCertificateExchange?>(nil)
     /// What the handshake established, for the check before each request on the connection once it is reused.
     private let evidence = Locked<
         (served: [ServerCertificate], verified: [ServerCertificate], standard: Result<Void, ChainValidationFailure>)?
@@ -30,6 +31,9 @@ final class HandshakeTrust: Sendable {
 
     /// The refusal of this connection's handshake, if the server was refused.
     var refusal: TrustRefusal? { refusalState.withLock { $0 } }
+
+    /// What the client answered when the server asked it for a certificate; `nil` while the server has not asked.
+    var clientCertificate: ClientCertificateExchange? { clientCertificateState.withLock { $0 } }
 
     /// The callback NIOSSL calls with the served chain, leaf first.
     func verify(_ served: [NIOSSLCertificate], promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>) {
@@ -86,6 +90,40 @@ final class HandshakeTrust: Sendable {
             verificationTime: verificationTime ?? Date(), isReusedConnection: true)
         return judge(challenge)
     }
+
+    /// NIOSSL's context callback, when the server asked for a client certificate: the handler's answer, installed on
+    /// the connection. BoringSSL verified the server before (TRUST-11): no identity goes to a server that was refused.
+    func answerClientCertificateRequest(_ promise: EventLoopPromise<NIOSSLContextConfigurationOverride>) {
+        guard refusal == nil, evidence.withLock({ $0 != nil }) else { return promise.fail(NotJudgedYet()) }
+        let challenge = ClientCertificateChallenge(host: host, port: port, acceptableIssuers: [], isReusedConnection: false)
+        var override = NIOSSLContextConfigurationOverride.noChanges
+        let answer = ClientCertificateExchange.Answer.of(handler?.handle(challenge) ?? .performDefaultHandling) { identity in
+            do {
+                override = try ClientIdentityOverride.presenting(identity)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        // swift-nio-ssl does not pass on the names of the CAs the server accepts.
+        clientCertificateState.withLock { $0 = ClientCertificateExchange(acceptableIssuers: [], answer: answer) }
+        switch answer {
+        case .presented, .none: promise.succeed(override)
+        case .cancelled, .unusable: promise.fail(NotPresented())
+        }
+    }
+
+    /// Whether this connection, once reused, may carry a request: its server did not ask for a certificate, or the
+    /// handler answers as it did then (TRUST-12).
+    func recheckClientIdentity() -> ClientCertificateExchange.Reuse {
+        clientCertificate?.reuse(by: handler, host: host, port: port) ?? .sameAnswer
+    }
+
+    /// The server asked for a client certificate before its own chain was judged.
+    struct NotJudgedYet: Error {}
+
+    /// The handler cancelled the challenge, or the identity it chose could not be used.
+    struct NotPresented: Error {}
 
     /// The one judgement every stack of the package makes.
     private func judge(_ challenge: ServerTrustChallenge) -> TrustRefusal? {

@@ -24,18 +24,24 @@ enum TransportErrors {
         URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
     }
 
-    /// The `URLError` of an error NIO reported, given what the handshake's trust check recorded.
+    /// The `URLError` of an error NIO reported, given what the handshake's trust check recorded: its refusal of the
+    /// server first, then a refusal of the client's certificate (ERR-23), which under TLS 1.3 comes after the
+    /// client's side of the handshake, with the request already written.
     ///
     /// - Parameter inHandshake: the error ended a TLS connection before its handshake finished: whatever it was (a
     ///   reset, a close, an alert), the secure connection failed.
-    static func map(_ error: any Error, refusal: TrustRefusal?, inHandshake: Bool = false, url: URL?) -> URLError {
-        if let refusal { return map(refusal, cause: error, url: url) }
+    static func map(_ error: any Error, trust: HandshakeTrust?, inHandshake: Bool = false, url: URL?) -> URLError {
+        if let refusal = trust?.refusal { return map(refusal, cause: error, url: url) }
         let message = "\(error)"
-        func failure(_ code: URLError.Code) -> URLError {
+        func failure(_ code: URLError.Code, _ message: String = message) -> URLError {
             URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
         }
-        // BoringSSL names the TLS 1.3 alert a server sends when it wanted a client certificate and got none.
-        if "\(error)".contains("CERTIFICATE_REQUIRED") { return failure(.clientCertificateRequired) }
+        if var exchange = trust?.clientCertificate {
+            exchange.fatalAlert = BoringSSLAlert.received(in: error)
+            if let code = exchange.code { return failure(code, "\(exchange.reason(library: "BoringSSL")) (\(message))") }
+        }
+        // A server that requires a certificate of a client that presented none says so under TLS 1.3.
+        if BoringSSLAlert.received(in: error) == 116 { return failure(.clientCertificateRequired) }
         if inHandshake { return failure(.secureConnectionFailed) }
         switch error {
         case let error as URLError:
@@ -78,7 +84,7 @@ enum TransportErrors {
     /// connection-specific field, a `content-length` its `DATA` contradict), are a bad response (ERR-19); a stream reset
     /// for another reason is a lost connection (ERR-20), as is a connection that broke HTTP/2 itself (ERR-21). Any
     /// other error that ended the connection (a TLS alert, a reset) is mapped as over HTTP/1.1.
-    static func map(streamError: any Error, connectionFailure: (any Error)?, url: URL?) -> URLError {
+    static func map(streamError: any Error, connectionFailure: (any Error)?, trust: HandshakeTrust?, url: URL?) -> URLError {
         func failure(_ code: URLError.Code, _ error: any Error) -> URLError {
             URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: "\(error)"), url: url)
         }
@@ -88,9 +94,9 @@ enum TransportErrors {
         if streamError is any NIOHTTP2Error { return failure(.badServerResponse, streamError) }
         if let connectionFailure {
             if connectionFailure is any NIOHTTP2Error { return failure(.networkConnectionLost, connectionFailure) }
-            return map(connectionFailure, refusal: nil, url: url)
+            return map(connectionFailure, trust: trust, url: url)
         }
-        return map(streamError, refusal: nil, url: url)
+        return map(streamError, trust: trust, url: url)
     }
 
     /// A refused server, as ``TrustRefusal`` says.

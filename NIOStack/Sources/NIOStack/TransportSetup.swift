@@ -7,8 +7,8 @@ import NetworkCore
 struct TransportSetup: Sendable {
     let group: MultiThreadedEventLoopGroup
     let configuration: NIONetworkStack.Configuration
-    /// Made once; a context that could not be made fails each `https` fetch with `secureConnectionFailed`.
-    let sslContext: Result<NIOSSLContext, any Error>
+    /// Lent to each handshake; a context that cannot be made fails each `https` fetch with `secureConnectionFailed`.
+    let contexts: HandshakeContexts
     let validator: ChainValidator
     let handler: (any AuthenticationChallengeHandler)?
     let pool = ConnectionPool()
@@ -36,7 +36,7 @@ struct TransportSetup: Sendable {
             .ecdsaSecp256R1Sha256, .ecdsaSecp384R1Sha384, .ecdsaSecp521R1Sha512, .ed25519,
             .rsaPssRsaeSha256, .rsaPssRsaeSha384, .rsaPssRsaeSha512, .rsaPkcs1Sha256, .rsaPkcs1Sha384, .rsaPkcs1Sha512,
         ]
-        sslContext = Result { try NIOSSLContext(configuration: tls) }
+        contexts = HandshakeContexts(configuration: tls)
     }
 
     func trust(host: String, port: Int) -> HandshakeTrust {

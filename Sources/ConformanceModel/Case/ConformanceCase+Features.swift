@@ -16,6 +16,8 @@ extension ConformanceCase {
     ) -> Set<SubjectFeature> {
         var features: Set<SubjectFeature> = []
         if let code = expected.outcome.urlErrorCode, dateCodes.contains(code) { features.insert(.certificateDateCodes) }
+        // A server can ask after the handshake only a client that offered post-handshake authentication.
+        if server.clientCertificates == .postHandshake { features.formUnion([.clientCertificates, .postHandshakeClientCertificates]) }
         // A case about a configuration that must not be made checks the project's handler before any stack
         // exists: the handler never reaches the subject, so none of its hooks is needed, and every subject runs it.
         guard let handler = stack.handler, expected.outcome.kind != .configurationError else { return features }

@@ -56,6 +56,11 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// (a TLS 1.2 handshake_failure after the server asked, and a request after the handshake, which a server can
     /// make only of a client that offered post-handshake authentication).
     public static let clientCertificates = SubjectFeature(rawValue: "client-certificates")
+    /// The stack offers TLS 1.3 post-handshake authentication (RFC 8446 §4.6.2), so that a server may ask for a client
+    /// certificate after the handshake, and answers such a request from its handler as it answers one in the
+    /// handshake. The cases whose server asks only then need it besides ``clientCertificates``: a TLS library without
+    /// post-handshake authentication (BoringSSL) lacks it.
+    public static let postHandshakeClientCertificates = SubjectFeature(rawValue: "post-handshake-client-certificates")
 
     /// The stack checks revocation as ``StackEnvironment/revocation`` says, against the revocation lists it is
     /// given, at the verification time. Every revocation case needs it; those about stapled OCSP responses need
@@ -89,7 +94,8 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .revocation, .stapledOCSP, .pathBuilding, .maximumChainDepth,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .postHandshakeClientCertificates, .revocation, .stapledOCSP,
+        .pathBuilding, .maximumChainDepth,
         .redirectLimit, .sessionResumption,
     ]
 

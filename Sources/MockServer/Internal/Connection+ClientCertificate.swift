@@ -1,6 +1,7 @@
 internal import COpenSSL
 internal import COpenSSLShims
 import Foundation
+internal import NetworkCore
 
 /// The client-certificate side of a handshake: the alert the server sends, and what the journal keeps.
 extension Connection {
@@ -10,7 +11,7 @@ extension Connection {
         SSL_set_info_callback(ssl) { ssl, event, value in
             guard let ssl, let owner = SSL_get_ex_data(ssl, 0) else { return }
             let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
-            if event & SSL_CB_WRITE_ALERT == SSL_CB_WRITE_ALERT { connection.alertSent = alertName(value & 0xFF) }
+            if event & SSL_CB_WRITE_ALERT == SSL_CB_WRITE_ALERT { connection.alertSent = TLSAlert.name(value & 0xFF) }
             // The only sign that a post-handshake answer is complete: OpenSSL 3.0 reports no SSL_CB_HANDSHAKE_DONE
             // for it, and the state is back to TLS_ST_OK before SSL_read returns.
             if event & SSL_CB_LOOP != 0, SSL_get_state(ssl) == TLS_ST_SR_FINISHED { connection.clientFinishedRead = true }
@@ -61,16 +62,4 @@ let clientCertificateVerifyCallback: SSL_verify_cb = { preverified, store in
     let connection = Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue()
     if connection.presentedClientChain.isEmpty { connection.presentedClientChain = Connection.subjects(store) }
     return preverified
-}
-
-/// A TLS alert's name as RFC 8446 §6 spells it (`certificate_required`); OpenSSL 3.0 knows no name for some.
-private func alertName(_ code: Int32) -> String {
-    let names: [Int32: String] = [
-        0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac", 40: "handshake_failure", 42: "bad_certificate",
-        43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired", 46: "certificate_unknown",
-        47: "illegal_parameter", 48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
-        70: "protocol_version", 71: "insufficient_security", 80: "internal_error", 109: "missing_extension",
-        116: "certificate_required",
-    ]
-    return names[code] ?? "alert \(code)"
 }

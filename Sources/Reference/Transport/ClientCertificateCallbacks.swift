@@ -15,16 +15,9 @@ let clientCertificateCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawP
     let challenge = ClientCertificateChallenge(
         host: connection.host, port: connection.port, acceptableIssuers: issuers, isReusedConnection: false)
     let disposition = connection.context.handler?.handle(challenge) ?? .performDefaultHandling
-    let answer: ClientCertificateExchange.Answer
-    switch disposition {
-    case .performDefaultHandling:
-        // No certificate: and none an earlier request on this connection (after the handshake) installed.
-        SSL_certs_clear(ssl)
-        answer = .none
-    case .cancelAuthenticationChallenge: answer = .cancelled
-    case .useCredential(let identity):
-        answer = present(identity, on: ssl).map { .unusable(identity, reason: $0) } ?? .presented(identity)
-    }
+    // No certificate: and none an earlier request on this connection (after the handshake) installed.
+    if disposition == .performDefaultHandling { SSL_certs_clear(ssl) }
+    let answer = ClientCertificateExchange.Answer.of(disposition) { present($0, on: ssl) }
     let exchange = ClientCertificateExchange(acceptableIssuers: issuers, answer: answer)
     connection.clientCertificate = exchange
     connection.currentTransfer?.clientCertificate = exchange
@@ -80,20 +73,16 @@ extension CurlTransfer {
     /// request on a new connection instead, or ends it when the handler cancels.
     func keepsClientIdentity(of connection: ConnectionTrust) -> Bool {
         guard let exchange = connection.clientCertificate else { return true }
-        // The handler is the stack's, fixed for its life: without one, every connection presented none.
-        guard let handler = trust.handler else { return true }
-        let challenge = ClientCertificateChallenge(
-            host: connection.host, port: connection.port, acceptableIssuers: exchange.acceptableIssuers, isReusedConnection: true)
-        let chosen: ClientCertificateExchange.Answer
-        switch handler.handle(challenge) {
-        case .performDefaultHandling: chosen = .none
-        case .useCredential(let identity): chosen = .presented(identity)
-        case .cancelAuthenticationChallenge:
+        switch exchange.reuse(by: trust.handler, host: connection.host, port: connection.port) {
+        case .sameAnswer:
+            return true
+        case .cancelled:
             trust.metrics?.clientCertificateRefused(connection: .reused)
             clientCertificate = ClientCertificateExchange(acceptableIssuers: exchange.acceptableIssuers, answer: .cancelled)
             return false
+        case .anotherAnswer:
+            break
         }
-        guard chosen != exchange.answer else { return true }
         clientCertificate = nil
         // Starting over is safe only before any response: after one (a redirect), it would send the first request
         // again, a POST included, so the fetch fails instead.

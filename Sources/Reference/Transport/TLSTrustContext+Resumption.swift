@@ -28,14 +28,8 @@ extension TLSTrustContext {
     /// demanded that a resumed handshake would not bring, and the handler would present the same client certificate.
     func mayOffer(_ kept: KeptTrust, host: String, port: Int) -> Bool {
         guard kept.isReplayable(at: now), !(kept.leafDemandsStaple && stapleCheck.asksForStaple) else { return false }
-        guard let exchange = kept.clientCertificate, let handler else { return true }
-        let challenge = ClientCertificateChallenge(
-            host: host, port: port, acceptableIssuers: exchange.acceptableIssuers, isReusedConnection: true)
-        switch handler.handle(challenge) {
-        case .useCredential(let identity): return exchange.answer == .presented(identity)
-        case .performDefaultHandling: return exchange.answer == .none
-        case .cancelAuthenticationChallenge: return false
-        }
+        guard let exchange = kept.clientCertificate else { return true }
+        return exchange.reuse(by: handler, host: host, port: port) == .sameAnswer
     }
 
     /// The verdict on a connection that resumed a session, from the trust kept with it: the handler asked again with

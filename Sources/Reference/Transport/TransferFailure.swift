@@ -114,7 +114,8 @@ struct TransferFailure {
             )
         case nil:
             if verdict?.isAccepted ?? true, let exchange = clientCertificate, exchange.isRefusal {
-                return TransportFailure(library: "libcurl", code: Int(code.rawValue), message: "\(exchange.reason) (\(message))")
+                return TransportFailure(
+                    library: "libcurl", code: Int(code.rawValue), message: "\(exchange.reason(library: "OpenSSL")) (\(message))")
             }
             return verdict?.transportFailure(code: Int(code.rawValue), message: message)
                 ?? TransportFailure(library: "libcurl", code: Int(code.rawValue), message: message)

@@ -105,6 +105,16 @@ extension Catalogue {
                 expected: Expectation(success(), journal: JournalExpectation(requests: 1), checks: [.presentedClientCertificates(["none"])])
             ),
             ConformanceCase(
+                id: "clientcert.acceptable-issuers.\(v)",
+                title: "the client-certificate challenge names the CAs the server accepts (\(tls))", rules: ["TRUST-10"],
+                explanation:
+                    "The server asks for a client certificate and names, as the CA it accepts, root A (its CertificateRequest's certificate_authorities). The handler presents an identity issued under root A. Its challenge names CN=Fixture Root A, which a handler holding several identities chooses by; a stack that leaves the names out gives it nothing to choose by.",
+                requires: [.clientCertificateIssuers], server: asking(.optional, version),
+                stack: StackSetup(handler: .presenting("client-valid")),
+                expected: Expectation(
+                    success(), journal: JournalExpectation(requests: 1),
+                    checks: [.clientChallengesNameIssuers(["CN=Fixture Root A"]), .clientChallengesReused([false])])),
+            ConformanceCase(
                 id: "clientcert.handler-cancels.\(v)", title: "a handler that cancels the challenge abandons the connection (\(tls))",
                 rules: ["TRUST-10", "ERR-23"],
                 explanation:
@@ -129,12 +139,12 @@ extension Catalogue {
             id: "clientcert.reuse.another-identity",
             title: "a fetch whose handler now presents no identity does not reuse a connection that presented one", rules: ["TRUST-12"],
             explanation:
-                "The server asks for a client certificate but does not require one. The first fetch presents an identity issued under root A. The handler is then reconfigured to present none, and a second fetch follows: it must go on a new connection, which presented nothing, rather than on the pooled one.",
+                "The server asks for a client certificate but does not require one. The first fetch presents an identity issued under root A. The handler is then reconfigured to present none, and a second fetch follows: it must go on a new connection, which presented nothing, rather than on the pooled one. The handler is asked three times: in the first handshake, before the second request as about a reused connection, and in the new connection's handshake.",
             server: asking(.optional, .tls13), stack: StackSetup(handler: .presentingUntilReconfigured("client-valid")),
             action: .fetchReconfigureFetch,
             expected: Expectation(
                 success(), journal: JournalExpectation(connections: 2, requests: 2),
-                checks: [.presentedClientCertificates([clientLeaf, "none"])]))
+                checks: [.presentedClientCertificates([clientLeaf, "none"]), .clientChallengesReused([false, true, false])]))
     }
 
     private static var reuseWithADifferentIdentity: ConformanceCase {
@@ -149,7 +159,10 @@ extension Catalogue {
             action: .fetchReconfigureFetch,
             expected: Expectation(
                 success(), journal: JournalExpectation(connections: 2, requests: 2),
-                checks: [.presentedClientCertificates([clientLeaf, "CN=Fixture client-valid-2 Client"])]))
+                checks: [
+                    .presentedClientCertificates([clientLeaf, "CN=Fixture client-valid-2 Client"]),
+                    .clientChallengesReused([false, true, false]),
+                ]))
     }
 
     private static var reuseWithAnIdentityAfterNone: ConformanceCase {
@@ -162,6 +175,6 @@ extension Catalogue {
             action: .fetchReconfigureFetch,
             expected: Expectation(
                 success(), journal: JournalExpectation(connections: 2, requests: 2),
-                checks: [.presentedClientCertificates(["none", clientLeaf])]))
+                checks: [.presentedClientCertificates(["none", clientLeaf]), .clientChallengesReused([false, true, false])]))
     }
 }

@@ -18,6 +18,7 @@ struct NIOSubject: ConformanceSubject {
 
     var unsupportedFeatures: [SubjectFeature: String] {
         [
+            .clientCertificateIssuers: "swift-nio-ssl does not pass on the names of the CAs a server says it accepts",
             .postHandshakeClientCertificates: "BoringSSL (swift-nio-ssl) has no TLS 1.3 post-handshake authentication",
             .stapledOCSP: "swift-nio-ssl cannot ask a server for a stapled OCSP response (the NIO stack checks held revocation lists)",
             .sessionResumption: "the NIO stack makes a full handshake on every connection (swift-nio-ssl keeps no client sessions)",

@@ -66,6 +66,11 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
     /// On each connection whose server asked for a client certificate, in order, the subject of the leaf the
     /// client presented, or `none`.
     case presentedClientCertificates([String])
+    /// The handler got client-certificate challenges, each naming these certificate authorities as the ones the server
+    /// accepts (RFC 2253 form, in the server's order).
+    case clientChallengesNameIssuers([String])
+    /// The handler's client-certificate challenges, in order, marked reused (`true`) or not.
+    case clientChallengesReused([Bool])
     /// Every challenge carries the first one's served and verified chains and standard validation's verdict, and none
     /// is a reused-connection re-check: connections that resumed a session were asked as the first, new, one was.
     case challengesCarryTheFirstEvidence
@@ -100,6 +105,8 @@ package enum Check: Sendable, Hashable, CustomStringConvertible {
         case .fetches(let path, let kind, let count): "\(count) fetch(es) of \(path) ended \(kind.rawValue)"
         case .noFetchFailedWith(let code): "no fetch failed with \(URLErrorName.describe(code))"
         case .presentedClientCertificates(let leaves): "client certificates presented per asking connection \(leaves)"
+        case .clientChallengesNameIssuers(let names): "client-certificate challenges name the acceptable issuers \(names)"
+        case .clientChallengesReused(let flags): "client-certificate challenges marked reused \(flags)"
         case .challengesCarryTheFirstEvidence: "every challenge carries the first one's chains and validation, as a new connection's"
         }
     }

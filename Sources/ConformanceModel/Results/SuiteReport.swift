@@ -13,7 +13,7 @@ public struct SuiteReport: Sendable, Codable {
     /// libcurl (``Environment/libcurl``).
     package static let readableSchemaMajors = ["2", "3"]
     /// The version of the catalogue: bumped when cases are added or retired.
-    public static let suiteVersion = "0.14.0"
+    public static let suiteVersion = "0.15.0"
 
     /// The subject, as it describes itself.
     public struct SubjectInfo: Sendable, Codable {

@@ -90,6 +90,11 @@ extension Check {
             return other.map { "challenge \($0.offset): \(evidence($0.element)); the first: \(evidence(first))" }
         case .presentedClientCertificates(let expected):
             return differs(seen.journal.compactMap { $0.clientCertificate.map { $0.first ?? "none" } }, expected)
+        case .clientChallengesNameIssuers(let expected):
+            let named = seen.clientCertificateChallenges.map(\.acceptableIssuers)
+            return !named.isEmpty && named.allSatisfy { $0 == expected } ? nil : "challenges naming \(named)"
+        case .clientChallengesReused(let expected):
+            return differs(seen.clientCertificateChallenges.map(\.isReusedConnection), expected)
         case .fetches(let path, let kind, let count):
             let all = (seen.outcome.map { [(seen.outcomePath, $0)] } ?? []) + seen.otherOutcomes.map { ($0.path, $0.outcome) }
             let atPath = all.filter { $0.0 == path }.map(\.1)

@@ -19,6 +19,7 @@ struct Observation: Sendable {
     let requests: [RecordedRequest]
     let journal: [JournalEntry]
     let challenges: [ServerTrustChallenge]
+    let clientCertificateChallenges: [ClientCertificateChallenge]
     /// When each request reached the server, in seconds from the case's start (recorded only for cases
     /// with ``Check/requestGap(index:atLeast:atMost:)``).
     let requestArrivals: [Double]
@@ -33,7 +34,7 @@ struct Observation: Sendable {
         self.outcome = outcome
         self.journal = journal
         (completions, mostCompletionsOfOneFetch, hookLog, hooksAfterCancel, priorityCalls) = (0, 0, [], nil, [])
-        (requests, challenges, requestArrivals, otherOutcomes, outcomePath) = ([], [], [], [], "/")
+        (requests, challenges, clientCertificateChallenges, requestArrivals, otherOutcomes, outcomePath) = ([], [], [], [], [], "/")
     }
 
     /// The observation at the end of a case, once its stack is gone and the server's connections have settled
@@ -48,6 +49,7 @@ struct Observation: Sendable {
         hooksAfterCancel = recorders.hooks.hooksAfterCancel
         priorityCalls = recorders.priority.calls
         challenges = recorders.challenges.challenges
+        clientCertificateChallenges = recorders.challenges.clientCertificateChallenges
         otherOutcomes = completed.otherOutcomes.map { ($0.path, $0.outcome.withStableDetail(port: port)) }
         self.outcomePath = outcomePath
         requestArrivals = server.dispatch?.arrivals ?? []

@@ -11,6 +11,7 @@ struct RecordingChallengeHandler: AuthenticationChallengeHandler {
     }
 
     func handle(_ challenge: ClientCertificateChallenge) -> ClientCertificateChallenge.Disposition {
-        wrapped.handle(challenge)
+        challenges.record(challenge)
+        return wrapped.handle(challenge)
     }
 }

@@ -56,6 +56,9 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// (a TLS 1.2 handshake_failure after the server asked, and a request after the handshake, which a server can
     /// make only of a client that offered post-handshake authentication).
     public static let clientCertificates = SubjectFeature(rawValue: "client-certificates")
+    /// The client-certificate challenge names the certificate authorities the server said it accepts (TRUST-10). A
+    /// stack whose TLS library does not pass the names on (swift-nio-ssl) lacks it.
+    public static let clientCertificateIssuers = SubjectFeature(rawValue: "client-certificate-issuers")
     /// The stack offers TLS 1.3 post-handshake authentication (RFC 8446 §4.6.2), so that a server may ask for a client
     /// certificate after the handshake, and answers such a request from its handler as it answers one in the
     /// handshake. The cases whose server asks only then need it besides ``clientCertificates``: a TLS library without
@@ -94,7 +97,8 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let known: [SubjectFeature] = [
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
-        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .postHandshakeClientCertificates, .revocation, .stapledOCSP,
+        .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .clientCertificateIssuers, .postHandshakeClientCertificates,
+        .revocation, .stapledOCSP,
         .pathBuilding, .maximumChainDepth,
         .redirectLimit, .sessionResumption,
     ]

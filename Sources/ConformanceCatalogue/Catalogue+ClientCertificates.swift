@@ -30,8 +30,8 @@ extension Catalogue {
                 id: "clientcert.post-handshake.missing",
                 title: "a client certificate missing after the handshake is clientCertificateRequired", rules: ["TRUST-10", "ERR-23"],
                 explanation:
-                    "The server (TLS 1.3 only) asks for a client certificate after the handshake, once it has read the request head, and requires one. The stack has no handler, so it presents none; the server refuses with a certificate_required alert instead of a response. The fetch fails with clientCertificateRequired, not as a lost connection. A server can ask after the handshake only a client that offered post-handshake authentication, which a stack without client certificates need not do: the case needs the client-certificates feature.",
-                requires: [.clientCertificates], server: asking(.postHandshake, .tls13),
+                    "The server (TLS 1.3 only) asks for a client certificate after the handshake, once it has read the request head, and requires one. The stack has no handler, so it presents none; the server refuses with a certificate_required alert instead of a response. The fetch fails with clientCertificateRequired, not as a lost connection. A server can ask after the handshake only a client that offered post-handshake authentication, which a stack without client certificates need not do: the case needs the client-certificates and post-handshake-client-certificates features.",
+                server: asking(.postHandshake, .tls13),
                 expected: Expectation(url(.clientCertificateRequired), journal: JournalExpectation(requests: 1))),
         ]
     }

@@ -36,12 +36,13 @@ enum TransportErrors {
         func failure(_ code: URLError.Code, _ message: String = message) -> URLError {
             URLError(code, failure: TransportFailure(library: library, code: code.rawValue, message: message), url: url)
         }
+        let alert = BoringSSLAlert.received(in: error)
         if var exchange = trust?.clientCertificate {
-            exchange.fatalAlert = BoringSSLAlert.received(in: error)
+            exchange.fatalAlert = alert
             if let code = exchange.code { return failure(code, "\(exchange.reason(library: "BoringSSL")) (\(message))") }
         }
-        // A server that requires a certificate of a client that presented none says so under TLS 1.3.
-        if BoringSSLAlert.received(in: error) == 116 { return failure(.clientCertificateRequired) }
+        // certificate_required (TLS 1.3) says what failed even from a server that never asked in the handshake.
+        if alert == 116 { return failure(.clientCertificateRequired) }
         if inHandshake { return failure(.secureConnectionFailed) }
         switch error {
         case let error as URLError:

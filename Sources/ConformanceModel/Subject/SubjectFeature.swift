@@ -98,9 +98,7 @@ public struct SubjectFeature: RawRepresentable, Sendable, Hashable, Codable, Cus
         .serverTrustChallenge, .challengeBeforeRequest, .challengeOverridesValidation, .reusedConnectionRecheck, .challengeCarriesChains,
         .certificateDateCodes, .customTrustRoots, .exclusiveTrustRoots, .verificationTime, .resolveOverrides, .strictValidationProfile,
         .maximumResponseSize, .resourceTimeout, .http2, .clientCertificates, .clientCertificateIssuers, .postHandshakeClientCertificates,
-        .revocation, .stapledOCSP,
-        .pathBuilding, .maximumChainDepth,
-        .redirectLimit, .sessionResumption,
+        .revocation, .stapledOCSP, .pathBuilding, .maximumChainDepth, .redirectLimit, .sessionResumption,
     ]
 
     /// The stable name.
